@@ -1,0 +1,45 @@
+// The interface every collective algorithm implements. Algorithms are pure: a request in, a
+// schedule out. They may look at the topology (who is on which node, which CPU is a node's host)
+// but never at the event engine or a network backend.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+#include "topology/topology.hpp"
+
+namespace ddpsim::algo {
+
+// Software costs an algorithm charges per step or per collective, on top of wire latency.
+// Defaults are zero; the NCCL cost model (calibration profiles) fills them in.
+struct LatencyParams {
+  Time base{0};          // once per collective
+  Time intra_step{0};    // per step whose hop stays inside a node
+  Time inter_step{0};    // per step whose hop crosses the network
+};
+
+struct Request {
+  CollectiveOp op = CollectiveOp::all_reduce;
+  Bytes bytes;                      // the buffer size per rank (nccl-tests "size")
+  const Topology* topo = nullptr;
+  std::vector<VertexId> ranks;      // the GPU of each rank, in rank order
+  LatencyParams latency;
+  int channels = 1;                 // parallel rings/trees the bytes are split over
+};
+
+// The GPUs of every node in `topo`, node-major: the default rank order.
+std::vector<VertexId> all_gpus(const Topology& topo);
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;
+  virtual bool supports(CollectiveOp op) const = 0;
+  virtual StepSchedule steps(const Request& req) const = 0;
+  virtual CoarseSchedule phases(const Request& req) const = 0;
+};
+
+}  // namespace ddpsim::algo

@@ -1,0 +1,43 @@
+#include "algorithms/schedule.hpp"
+
+namespace ddpsim::algo {
+
+std::string_view to_string(CollectiveOp op)
+{
+  switch (op) {
+    case CollectiveOp::all_reduce: return "all_reduce";
+    case CollectiveOp::reduce_scatter: return "reduce_scatter";
+    case CollectiveOp::all_gather: return "all_gather";
+    case CollectiveOp::broadcast: return "broadcast";
+    case CollectiveOp::reduce: return "reduce";
+  }
+  return "?";
+}
+
+Bytes total_sent(const StepSchedule& s)
+{
+  Bytes total;
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::send) total += t.bytes;
+  return total;
+}
+
+Bytes total_sent(const CoarseSchedule& s)
+{
+  Bytes total;
+  for (const Phase& p : s.phases)
+    for (const Flow& f : p.flows)
+      if (f.kind == TaskKind::send) total += f.bytes;
+  return total;
+}
+
+std::vector<VertexId> all_gpus(const Topology& topo)
+{
+  std::vector<VertexId> out;
+  out.reserve(static_cast<std::size_t>(topo.gpu_count()));
+  for (int n = 0; n < topo.nodes(); ++n)
+    for (int g = 0; g < topo.gpus_per_node(); ++g) out.push_back(topo.gpu(n, g));
+  return out;
+}
+
+}  // namespace ddpsim::algo

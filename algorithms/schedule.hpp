@@ -1,0 +1,65 @@
+// What a collective algorithm produces: a schedule of data movement over topology devices. It
+// says what moves where and in which order, never when: timing is the network backend's job.
+//
+// The same collective has two granularities that must give the same time on links nobody else
+// uses (tests assert it):
+//   - StepSchedule: every individual send/reduce/copy as a DAG (teaching, traces, oracle tests);
+//   - CoarseSchedule: phases run one after another; in a phase every flow moves all the bytes it
+//     moves over that phase at once, and pays `steps` times its route latency plus its
+//     `step_overhead` analytically. One flow per edge per phase keeps 1000+ GPU
+//     simulations cheap (DESIGN.md, "Speed").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/units.hpp"
+#include "topology/topology.hpp"
+
+namespace ddpsim::algo {
+
+enum class CollectiveOp { all_reduce, reduce_scatter, all_gather, broadcast, reduce };
+std::string_view to_string(CollectiveOp op);
+
+enum class TaskKind {
+  send,    // src -> dst over the route between them
+  reduce,  // sum `bytes` on device src (== dst) at its memory bandwidth
+  copy,    // a local copy on device src (== dst)
+};
+
+struct Task {
+  TaskKind kind = TaskKind::send;
+  VertexId src = 0, dst = 0;
+  Bytes bytes;
+  std::vector<std::uint32_t> deps;  // indices of tasks that must finish first
+  Time overhead{0};                 // fixed software cost of this step (e.g. NCCL per-step latency)
+};
+
+struct StepSchedule {
+  std::vector<Task> tasks;  // topologically ordered: deps always point backwards
+};
+
+struct Flow {
+  TaskKind kind = TaskKind::send;
+  VertexId src = 0, dst = 0;
+  Bytes bytes;               // all bytes this flow moves in its phase
+  Time step_overhead{0};     // fixed software cost per step, on top of the route latency
+};
+
+struct Phase {
+  std::string name;
+  std::vector<Flow> flows;
+  int steps = 1;  // pipeline steps: each flow pays steps x (route latency + its step overhead)
+};
+
+struct CoarseSchedule {
+  std::vector<Phase> phases;
+  Time fixed_latency{0};  // once per collective (e.g. NCCL's base latency)
+};
+
+// Totals used by invariant tests: bytes sent by each device over all steps or phases.
+Bytes total_sent(const StepSchedule& s);
+Bytes total_sent(const CoarseSchedule& s);
+
+}  // namespace ddpsim::algo

@@ -1,0 +1,169 @@
+#include "app/catalog_loader.hpp"
+
+namespace ddpsim::app {
+
+extern const char* const kBuiltinCatalogYaml;  // generated: catalog_data.cpp
+extern const char* const kBuiltinCatalogName;
+
+namespace {
+
+GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const std::string& name)
+{
+  GpuSpec g;
+  g.name = name;
+  if (!r.expect_map(n, path)) return g;
+  r.allow_keys(n, path, {"memory", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "hbm"});
+  g.memory = r.bytes(n, path, "memory", true).value_or(Bytes{});
+  g.fp32_tflops = r.number(n, path, "fp32_tflops", true, 0.001, 1e6).value_or(1);
+  g.tf32_tflops = r.number(n, path, "tf32_tflops", false, 0, 1e6).value_or(0);
+  g.fp16_tflops = r.number(n, path, "fp16_tflops", false, 0, 1e6).value_or(0);
+  g.bf16_tflops = r.number(n, path, "bf16_tflops", false, 0, 1e6).value_or(0);
+  g.hbm = r.bandwidth(n, path, "hbm", true).value_or(Bandwidth{1});
+  return g;
+}
+
+template <class T>
+void set(std::optional<T> v, T& field)
+{
+  if (v) field = *v;
+}
+
+}  // namespace
+
+void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& path, const Catalog& catalog,
+                          InstanceSpec& s, bool req)
+{
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"description", "gpu", "gpus", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour"});
+  set(r.string(n, path, "description", false), s.description);
+  if (auto gpu = r.string(n, path, "gpu", req)) {
+    auto it = catalog.gpus.find(*gpu);
+    if (it != catalog.gpus.end()) {
+      s.gpu = it->second;
+    } else {
+      std::vector<std::string> names;
+      for (const auto& kv : catalog.gpus) names.push_back(kv.first);
+      std::string hint = closest(*gpu, names);
+      r.error(n["gpu"], join_path(path, "gpu"),
+              "unknown GPU \"" + *gpu + "\"" + (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)"));
+    }
+  }
+  if (auto g = r.integer(n, path, "gpus", req, 1, 64)) s.gpus = static_cast<int>(*g);
+  if (auto p = r.number(n, path, "price_usd_per_hour", req, 0, 1e5)) s.price_usd_per_hour = *p;
+
+  const std::string ip = join_path(path, "intra_node");
+  if (YAML::Node intra = n["intra_node"]; intra.IsDefined() && r.expect_map(intra, ip)) {
+    r.allow_keys(intra, ip, {"fabric", "nvlink_per_link", "nvlink_latency", "pairs", "nvswitch_per_gpu"});
+    if (auto f = r.choice(intra, ip, "fabric", req, {"nvlink-mesh", "nvswitch", "pcie"}))
+      s.intra = *f == "nvlink-mesh" ? IntraNodeFabric::nvlink_mesh
+                : *f == "nvswitch"  ? IntraNodeFabric::nvswitch
+                                    : IntraNodeFabric::pcie_only;
+    set(r.time(intra, ip, "nvlink_latency", false), s.nvlink_latency);
+    const bool mesh = s.intra == IntraNodeFabric::nvlink_mesh;
+    set(r.bandwidth(intra, ip, "nvlink_per_link", req && mesh), s.nvlink_per_link);
+    set(r.bandwidth(intra, ip, "nvswitch_per_gpu", req && s.intra == IntraNodeFabric::nvswitch), s.nvswitch_per_gpu);
+    if (YAML::Node pairs = intra["pairs"]; pairs.IsDefined()) {
+      const std::string pp = join_path(ip, "pairs");
+      s.nvlink_pairs.clear();
+      if (!pairs.IsSequence()) r.error(pairs, pp, "expected a list of [gpu_a, gpu_b, links]");
+      for (const YAML::Node& p : pairs) {
+        if (!p.IsSequence() || p.size() != 3) {
+          r.error(p, pp, "expected [gpu_a, gpu_b, links]");
+          continue;
+        }
+        auto a = r.as_integer(p[0], pp, 0, s.gpus - 1), b = r.as_integer(p[1], pp, 0, s.gpus - 1);
+        auto l = r.as_integer(p[2], pp, 1, 18);
+        if (a && b && l) s.nvlink_pairs.push_back(NvlinkPair{static_cast<int>(*a), static_cast<int>(*b), static_cast<int>(*l)});
+      }
+    } else if (req && mesh) {
+      r.error(intra, join_path(ip, "pairs"), "missing (an nvlink-mesh needs its pairs)");
+    }
+  } else if (req) {
+    r.error(n, ip, "missing (this key is required)");
+  }
+
+  const std::string pp = join_path(path, "pcie");
+  if (YAML::Node pcie = n["pcie"]; pcie.IsDefined() && r.expect_map(pcie, pp)) {
+    r.allow_keys(pcie, pp, {"switches", "bandwidth", "latency"});
+    if (auto v = r.integer(pcie, pp, "switches", req, 1, 64)) s.pcie_switches = static_cast<int>(*v);
+    set(r.bandwidth(pcie, pp, "bandwidth", req), s.pcie);
+    set(r.time(pcie, pp, "latency", req), s.pcie_latency);
+  } else if (req) {
+    r.error(n, pp, "missing (this key is required)");
+  }
+
+  const std::string cp = join_path(path, "cpu");
+  if (YAML::Node cpu = n["cpu"]; cpu.IsDefined() && r.expect_map(cpu, cp)) {
+    r.allow_keys(cpu, cp, {"sockets", "interconnect", "memory_bandwidth", "vcpus"});
+    if (auto v = r.integer(cpu, cp, "sockets", req, 1, 8)) s.cpu_sockets = static_cast<int>(*v);
+    set(r.bandwidth(cpu, cp, "interconnect", req), s.cpu_interconnect);
+    set(r.bandwidth(cpu, cp, "memory_bandwidth", req), s.cpu_memory);
+    if (auto v = r.integer(cpu, cp, "vcpus", req, 1, 4096)) s.vcpus = static_cast<int>(*v);
+  } else if (req) {
+    r.error(n, cp, "missing (this key is required)");
+  }
+
+  const std::string np = join_path(path, "nic");
+  if (YAML::Node nic = n["nic"]; nic.IsDefined() && r.expect_map(nic, np)) {
+    r.allow_keys(nic, np, {"kind", "count", "bandwidth", "latency", "gpudirect"});
+    set(r.choice(nic, np, "kind", req, {"ena", "efa", "ib", "ethernet"}), s.nic.kind);
+    if (auto v = r.integer(nic, np, "count", req, 1, 64)) s.nic.count = static_cast<int>(*v);
+    set(r.bandwidth(nic, np, "bandwidth", req), s.nic.bandwidth);
+    set(r.time(nic, np, "latency", req), s.nic.latency);
+    set(r.boolean(nic, np, "gpudirect", req), s.nic.gpudirect);
+  } else if (req) {
+    r.error(n, np, "missing (this key is required)");
+  }
+
+  // Cross-field checks, where a wrong combination would break the topology.
+  if (s.pcie_switches > s.gpus) r.error(n, join_path(path, "pcie.switches"), "more PCIe switches than GPUs");
+  if (s.nic.count > s.gpus) r.error(n, join_path(path, "nic.count"), "more NICs than GPUs is not modelled");
+}
+
+Catalog parse_catalog(const std::string& name, const std::string& text)
+{
+  Reader r(name);
+  YAML::Node root = parse_yaml(name, text);
+  Catalog c;
+  if (!r.expect_map(root, "")) r.finish();
+  r.allow_keys(root, "", {"gpus", "cube_mesh", "instances"});
+  for (const auto& kv : root["gpus"]) {
+    const std::string gname = kv.first.Scalar();
+    c.gpus[gname] = read_gpu(r, kv.second, "gpus." + gname, gname);
+  }
+  for (const auto& kv : root["instances"]) {
+    InstanceSpec s;
+    s.name = kv.first.Scalar();
+    read_instance_fields(r, kv.second, "instances." + s.name, c, s, /*require_all=*/true);
+    s.price_source = "on-demand, us-east-1 (topology/catalog/instances.yaml)";
+    c.instances.push_back(std::move(s));
+  }
+  r.finish();
+  return c;
+}
+
+Catalog builtin_catalog()
+{
+  try {
+    return parse_catalog(kBuiltinCatalogName, kBuiltinCatalogYaml);
+  } catch (const UserError& e) {
+    throw InternalError(std::string("the built-in catalog is broken: ") + e.what());
+  }
+}
+
+const InstanceSpec* Catalog::find(std::string_view name) const
+{
+  if (name.substr(0, 3) == "ml.") name.remove_prefix(3);
+  for (const InstanceSpec& s : instances)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::names() const
+{
+  std::vector<std::string> out;
+  for (const InstanceSpec& s : instances) out.push_back(s.name);
+  return out;
+}
+
+}  // namespace ddpsim::app

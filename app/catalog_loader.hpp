@@ -1,0 +1,34 @@
+// The instance catalog (topology/catalog/instances.yaml, embedded at build time) parsed into
+// InstanceSpec structs, and scenario overrides applied with the same field readers.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/yaml_reader.hpp"
+#include "topology/instance.hpp"
+
+namespace ddpsim::app {
+
+struct Catalog {
+  std::map<std::string, GpuSpec> gpus;
+  std::vector<InstanceSpec> instances;  // in catalog order
+
+  // By name; SageMaker's "ml." prefix is accepted. nullptr when unknown.
+  const InstanceSpec* find(std::string_view name) const;
+  std::vector<std::string> names() const;
+};
+
+// The catalog compiled into this binary. Parsed once per call; throws InternalError when the
+// embedded data is broken (a build problem, not the user's).
+Catalog builtin_catalog();
+// A catalog from YAML text (tests use it).
+Catalog parse_catalog(const std::string& name, const std::string& text);
+
+// Reads the instance fields present in `node` into `spec`. With `require_all`, every field must
+// be present (catalog entries); without it, only the given ones change (cluster.overrides).
+void read_instance_fields(Reader& r, const YAML::Node& node, const std::string& path, const Catalog& catalog,
+                          InstanceSpec& spec, bool require_all);
+
+}  // namespace ddpsim::app

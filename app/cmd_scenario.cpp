@@ -1,0 +1,54 @@
+// `ddpsim scenario FILE`: predict a training job's time, scaling and cost.
+#include <CLI/CLI.hpp>
+
+#include "app/catalog_loader.hpp"
+#include "app/commands.hpp"
+#include "app/output.hpp"
+#include "app/report.hpp"
+#include "app/scenario_loader.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+struct ScenarioOptions {
+  std::string file;
+  std::string format = "table";
+  std::string engine = "analytical";
+  std::string output;
+};
+
+class ScenarioCommand final : public Command {
+ public:
+  explicit ScenarioCommand(CLI::App& app)
+  {
+    cmd_ = app.add_subcommand("scenario", "Predict step time, total time, scaling and cost of a training scenario");
+    cmd_->add_option("file", opt_.file, "Scenario YAML (see scenarios/)")->required();
+    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+    cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember({"analytical"}));
+    cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
+  }
+
+  bool selected() const override { return cmd_->parsed(); }
+
+  int run() override
+  {
+    const Catalog catalog = builtin_catalog();
+    const sim::ScenarioSpec spec = load_scenario(opt_.file, catalog);
+    const sim::ScenarioReport report = sim::run_scenario(spec);
+    const std::string text = opt_.format == "json"  ? scenario_json(report)
+                             : opt_.format == "csv" ? scenario_csv(report)
+                                                    : scenario_table(report);
+    write_output(opt_.output, text);
+    return 0;
+  }
+
+ private:
+  CLI::App* cmd_ = nullptr;
+  ScenarioOptions opt_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_scenario_command(CLI::App& app) { return std::make_unique<ScenarioCommand>(app); }
+
+}  // namespace ddpsim::app

@@ -1,0 +1,49 @@
+// ddpsim: wires the subcommands and maps errors to exit codes (0 ok, 2 bad input, 70 internal).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "app/yaml_reader.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv)
+{
+  using namespace ddpsim;
+  CLI::App app{"ddpsim: cluster simulator and digital twin for data-parallel deep-learning training"};
+  app.set_version_flag("--version", "ddpsim 0.1.0");
+  app.require_subcommand(1);
+  std::vector<std::unique_ptr<app::Command>> commands;
+  commands.push_back(app::make_scenario_command(app));
+  commands.push_back(app::make_catalog_command(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ddpsim: error: " << e.what() << " (see --help)\n";
+    return kExitUsage;
+  }
+
+  try {
+    for (auto& c : commands)
+      if (c->selected()) return c->run();
+    return kExitUsage;
+  } catch (const app::UserErrors& e) {
+    for (const UserError& one : e.all()) std::cerr << one.what() << "\n";
+    return kExitUsage;
+  } catch (const UserError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InternalError& e) {
+    std::cerr << "ddpsim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::cerr << "ddpsim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,147 @@
+#include "app/report.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace ddpsim::app {
+namespace {
+
+std::string fmt(const char* format, double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string pad(std::string s, std::size_t width, bool right = true)
+{
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+std::string human_time(double s)
+{
+  if (s >= 3600) return fmt("%.2f h", s / 3600);
+  if (s >= 60) return fmt("%.1f min", s / 60);
+  if (s >= 1) return fmt("%.2f s", s);
+  if (s >= 1e-3) return fmt("%.2f ms", s * 1e3);
+  return fmt("%.1f us", s * 1e6);
+}
+
+}  // namespace
+
+std::string scenario_table(const sim::ScenarioReport& rep)
+{
+  std::string out = "scenario " + rep.scenario + (rep.description.empty() ? "" : ": " + rep.description) + "\n";
+  out += "model " + rep.model + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
+         " M parameters), network " + rep.engine + "\n\n";
+  bool observed = false;
+  for (const auto& r : rep.results) observed = observed || r.observed_minutes.has_value();
+
+  struct Col {
+    const char* head;
+    std::size_t width;
+  };
+  std::vector<Col> cols{{"instance", 16}, {"nodes", 5},   {"gpus", 5},      {"step", 10},     {"samples/s", 11},
+                        {"compute", 10},  {"comm", 10},   {"exposed", 10},  {"bound", 13},    {"total", 10},
+                        {"speedup", 8},   {"eff", 6},     {"cost", 10}};
+  if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
+  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, i != 0 && i != 8);
+  out += "\n";
+  const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
+  for (const auto& r : rep.results) {
+    std::vector<std::string> cells{r.instance,
+                                   std::to_string(r.nodes),
+                                   std::to_string(r.gpus),
+                                   human_time(r.step_time_s),
+                                   fmt("%.0f", r.samples_per_s),
+                                   human_time(r.compute_s),
+                                   human_time(r.comm_s),
+                                   human_time(r.exposed_comm_s),
+                                   r.bound,
+                                   human_time(r.total_time_s),
+                                   fmt("%.2fx", r.speedup),
+                                   fmt("%.0f%%", r.scaling_efficiency * 100),
+                                   fmt("$%.2f", r.cost_usd)};
+    if (observed) {
+      if (r.observed_minutes) {
+        const double obs_s = *r.observed_minutes * 60;
+        cells.push_back(human_time(obs_s));
+        if (base && base->observed_minutes)
+          cells.push_back(fmt("%.2fx", *base->observed_minutes / *r.observed_minutes));
+        else
+          cells.push_back("-");
+        cells.push_back(fmt("%+.0f%%", (r.total_time_s - obs_s) / obs_s * 100));
+      } else {
+        cells.insert(cells.end(), {"-", "-", "-"});
+      }
+    }
+    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cells[i], cols[i].width, i != 0 && i != 8);
+    out += "\n";
+  }
+  out += "\nstep = one iteration per GPU; comm = all-reduce time per step, exposed = not hidden behind backward;\n"
+         "total = start-up + steps x step; speedup and eff(iciency) against the first row";
+  if (observed) out += "; error = predicted total vs observed";
+  out += ".\n";
+  return out;
+}
+
+std::string scenario_json(const sim::ScenarioReport& rep)
+{
+  nlohmann::ordered_json j;
+  j["scenario"] = rep.scenario;
+  j["description"] = rep.description;
+  j["engine"] = rep.engine;
+  j["model"] = rep.model;
+  j["parameters"] = rep.parameters;
+  j["results"] = nlohmann::ordered_json::array();
+  for (const auto& r : rep.results) {
+    nlohmann::ordered_json o;
+    o["instance"] = r.instance;
+    o["nodes"] = r.nodes;
+    o["gpus"] = r.gpus;
+    o["framework"] = r.framework;
+    o["backend"] = r.backend;
+    o["algorithm"] = r.algorithm;
+    o["step_time_s"] = r.step_time_s;
+    o["samples_per_s"] = r.samples_per_s;
+    o["steps"] = r.steps;
+    o["total_time_s"] = r.total_time_s;
+    o["speedup"] = r.speedup;
+    o["scaling_efficiency"] = r.scaling_efficiency;
+    o["compute_s"] = r.compute_s;
+    o["comm_s"] = r.comm_s;
+    o["exposed_comm_s"] = r.exposed_comm_s;
+    o["optimizer_s"] = r.optimizer_s;
+    o["loader_wait_s"] = r.loader_wait_s;
+    o["bound"] = r.bound;
+    o["bucket_bytes"] = r.bucket_bytes;
+    o["cost_usd"] = r.cost_usd;
+    if (r.observed_minutes) {
+      o["observed_total_time_s"] = *r.observed_minutes * 60;
+      o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
+    }
+    j["results"].push_back(std::move(o));
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string scenario_csv(const sim::ScenarioReport& rep)
+{
+  std::string out =
+      "instance,nodes,gpus,framework,backend,algorithm,step_time_s,samples_per_s,steps,total_time_s,speedup,"
+      "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
+      "observed_total_time_s\n";
+  for (const auto& r : rep.results) {
+    auto g = [](double v) { return fmt("%.9g", v); };
+    out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
+           r.backend + "," + r.algorithm + "," + g(r.step_time_s) + "," + g(r.samples_per_s) + "," +
+           std::to_string(r.steps) + "," + g(r.total_time_s) + "," + g(r.speedup) + "," + g(r.scaling_efficiency) +
+           "," + g(r.compute_s) + "," + g(r.comm_s) + "," + g(r.exposed_comm_s) + "," + g(r.optimizer_s) + "," +
+           g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," + g(r.cost_usd) +
+           "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "\n";
+  }
+  return out;
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,189 @@
+#include "app/scenario_loader.hpp"
+
+#include "algorithms/registry.hpp"
+#include "sim/model_zoo.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ClusterSpec& c)
+{
+  const std::string path = "cluster";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup"});
+  if (auto name = r.string(n, path, "instance", true)) {
+    if (const InstanceSpec* spec = catalog.find(*name)) {
+      c.instance = *spec;
+      c.instance.name = *name;  // keep the user's spelling (e.g. ml.p3.16xlarge)
+      if (YAML::Node o = n["overrides"]; o.IsDefined())
+        read_instance_fields(r, o, "cluster.overrides", catalog, c.instance, /*require_all=*/false);
+    } else {
+      std::string hint = closest(*name, catalog.names());
+      r.error(n["instance"], "cluster.instance",
+              "unknown instance \"" + *name + "\"" + (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)") +
+                  "; `ddpsim catalog` lists them");
+    }
+  }
+  if (YAML::Node nodes = n["nodes"]; nodes.IsDefined() && !nodes.IsNull()) {
+    if (nodes.IsSequence()) {
+      if (nodes.size() == 0) r.error(nodes, "cluster.nodes", "the list is empty");
+      for (const YAML::Node& e : nodes)
+        if (auto v = r.as_integer(e, "cluster.nodes", 1, kMaxNodes)) c.nodes.push_back(static_cast<int>(*v));
+    } else if (auto v = r.as_integer(nodes, "cluster.nodes", 1, kMaxNodes)) {
+      c.nodes.push_back(static_cast<int>(*v));
+    }
+  } else {
+    r.error(n, "cluster.nodes", "missing (this key is required)");
+  }
+  if (auto g = r.integer(n, path, "gpus_per_node", false, 1, 64)) {
+    c.gpus_per_node = static_cast<int>(*g);
+    if (!c.instance.name.empty() && c.gpus_per_node > c.instance.gpus)
+      r.error(n["gpus_per_node"], "cluster.gpus_per_node",
+              c.instance.name + " has only " + std::to_string(c.instance.gpus) + " GPUs");
+  }
+  if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
+}
+
+void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
+{
+  const std::string path = "model";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"preset", "widths", "layers", "name"});
+  const bool has_layers = n["layers"].IsDefined();
+  std::vector<std::string> presets;
+  for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
+  auto preset = r.choice(n, path, "preset", !has_layers, presets);
+  if (preset) {
+    std::vector<std::uint64_t> widths;
+    if (YAML::Node w = n["widths"]; w.IsDefined()) {
+      if (!w.IsSequence()) r.error(w, "model.widths", "expected a list of layer widths");
+      for (const YAML::Node& e : w)
+        if (auto v = r.as_integer(e, "model.widths", 1, 1 << 20)) widths.push_back(static_cast<std::uint64_t>(*v));
+    } else if (*preset == "mlp") {
+      r.error(n, "model.widths", "missing (an mlp needs its widths: inputs, then each layer's outputs)");
+    }
+    if (r.ok()) {
+      try {
+        m = sim::make_preset(*preset, widths);
+      } catch (const UserError& e) {
+        r.error(n["widths"], "model.widths", e.message());
+      }
+    }
+  } else if (has_layers) {
+    const YAML::Node layers = n["layers"];
+    if (!layers.IsSequence() || layers.size() == 0) r.error(layers, "model.layers", "expected a non-empty list of layers");
+    m.name = "custom";
+    for (const YAML::Node& l : layers) {
+      const std::string lp = "model.layers[" + std::to_string(m.layers.size()) + "]";
+      if (!r.expect_map(l, lp)) continue;
+      r.allow_keys(l, lp, {"name", "params", "fwd_flops", "activations"});
+      sim::Layer layer;
+      layer.name = r.string(l, lp, "name", false).value_or("layer" + std::to_string(m.layers.size()));
+      auto p = r.integer(l, lp, "params", true, 0, std::int64_t{1} << 40);
+      layer.params.push_back({layer.name + ".weight", static_cast<std::uint64_t>(p.value_or(0))});
+      layer.fwd_flops_per_sample = r.number(l, lp, "fwd_flops", true, 0, 1e18).value_or(0);
+      layer.activation_elems_per_sample = r.number(l, lp, "activations", false, 0, 1e15).value_or(0);
+      m.layers.push_back(std::move(layer));
+    }
+  }
+  if (auto name = r.string(n, path, "name", false)) m.name = *name;
+}
+
+void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
+{
+  const std::string path = "training";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"framework", "batch_per_gpu", "precision", "bucket_cap_mb", "samples", "epochs", "steps",
+                         "optimizer"});
+  if (auto f = r.choice(n, path, "framework", true, {"pytorch-ddp", "lightning"}))
+    t.framework = *f == "lightning" ? sim::Framework::lightning : sim::Framework::pytorch_ddp;
+  if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);
+  if (auto p = r.choice(n, path, "precision", false, {"fp32", "tf32", "fp16", "bf16"}))
+    t.precision = *p == "fp16" ? Precision::fp16 : *p == "bf16" ? Precision::bf16 : *p == "tf32" ? Precision::tf32 : Precision::fp32;
+  if (auto c = r.number(n, path, "bucket_cap_mb", false, 0.001, 1 << 20))
+    t.bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+  if (auto o = r.choice(n, path, "optimizer", false, {"sgd", "adam"}))
+    t.optimizer = *o == "adam" ? sim::Optimizer::adam : sim::Optimizer::sgd;
+  const bool has_steps = n["steps"].IsDefined();
+  if (auto s = r.integer(n, path, "steps", false, 1, std::int64_t{1} << 50)) t.steps = static_cast<std::uint64_t>(*s);
+  if (auto s = r.integer(n, path, "samples", !has_steps, 1, std::int64_t{1} << 50))
+    t.samples = static_cast<std::uint64_t>(*s);
+  if (auto e = r.integer(n, path, "epochs", false, 1, 1 << 20)) t.epochs = static_cast<int>(*e);
+}
+
+void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
+{
+  if (!r.expect_map(n, "compute")) return;
+  r.allow_keys(n, "compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"});
+  if (auto e = r.number(n, "compute", "efficiency", false, 1e-3, 1)) c.efficiency = *e;
+  if (auto m = r.number(n, "compute", "measured_step_s", false, 1e-9, 1e6)) c.measured_step_s = *m;
+  if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
+  if (auto k = r.time(n, "compute", "kernel_overhead", false)) c.kernel_overhead = *k;
+}
+
+void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)
+{
+  if (!r.expect_map(n, "data")) return;
+  r.allow_keys(n, "data", {"workers", "per_sample_cpu_s"});
+  if (auto w = r.integer(n, "data", "workers", true, 1, 4096)) d.workers = static_cast<int>(*w);
+  if (auto s = r.number(n, "data", "per_sample_cpu_s", true, 0, 1e4)) d.per_sample_cpu_s = *s;
+}
+
+void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& c)
+{
+  if (!r.expect_map(n, "communication")) return;
+  r.allow_keys(n, "communication", {"algorithm"});
+  std::vector<std::string> names;
+  for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
+  if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
+}
+
+void read_observed(Reader& r, const YAML::Node& n, std::map<int, double>& observed)
+{
+  if (!r.expect_map(n, "observed")) return;
+  r.allow_keys(n, "observed", {"source", "minutes"});
+  r.string(n, "observed", "source", false);
+  YAML::Node m = n["minutes"];
+  if (!m.IsDefined()) return;
+  if (!r.expect_map(m, "observed.minutes")) return;
+  for (const auto& kv : m) {
+    auto nodes = r.as_integer(kv.first, "observed.minutes", 1, kMaxNodes);
+    auto minutes = r.as_number(kv.second, "observed.minutes." + kv.first.Scalar(), 0, 1e9);
+    if (nodes && minutes) observed[static_cast<int>(*nodes)] = *minutes;
+  }
+}
+
+}  // namespace
+
+sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& text, const Catalog& catalog)
+{
+  YAML::Node root = parse_yaml(name, text);
+  Reader r(name);
+  sim::ScenarioSpec s;
+  if (!r.expect_map(root, "")) r.finish();
+  r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
+                          "observed"});
+  s.name = r.string(root, "", "name", true).value_or("");
+  s.description = r.string(root, "", "description", false).value_or("");
+  auto section = [&](const char* key, bool required, auto&& read) {
+    YAML::Node n = root[key];
+    if (n.IsDefined() && !n.IsNull()) read(n);
+    else if (required) r.error(root, key, "missing (this section is required)");
+  };
+  section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, s.cluster); });
+  section("model", true, [&](const YAML::Node& n) { read_model(r, n, s.model); });
+  section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
+  section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
+  section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
+  section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
+  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
+  r.finish();
+  return s;
+}
+
+sim::ScenarioSpec load_scenario(const std::string& path, const Catalog& catalog)
+{
+  return parse_scenario(path, read_text_file(path), catalog);
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,17 @@
+// Scenario YAML -> validated sim::ScenarioSpec. Every problem is collected with file:line:column
+// and the field path, then reported together (UserErrors).
+#pragma once
+
+#include <string>
+
+#include "app/catalog_loader.hpp"
+#include "sim/scenario.hpp"
+
+namespace ddpsim::app {
+
+inline constexpr int kMaxNodes = 65536;
+
+sim::ScenarioSpec load_scenario(const std::string& path, const Catalog& catalog);
+sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& text, const Catalog& catalog);
+
+}  // namespace ddpsim::app

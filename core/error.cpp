@@ -1,0 +1,31 @@
+#include "core/error.hpp"
+
+namespace ddpsim {
+namespace {
+
+std::string render(const SourceLocation& where, const std::string& field, const std::string& message)
+{
+  std::string out;
+  if (!where.file.empty()) {
+    out += where.file;
+    if (where.line > 0) out += ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
+    out += ": ";
+  }
+  out += "error: ";
+  if (!field.empty()) out += field + ": ";
+  return out + message;
+}
+
+}  // namespace
+
+UserError::UserError(SourceLocation where, std::string field, std::string message)
+    : std::runtime_error(render(where, field, message)),
+      where_(std::move(where)),
+      field_(std::move(field)),
+      message_(std::move(message))
+{
+}
+
+UserError::UserError(std::string message) : UserError(SourceLocation{}, "", std::move(message)) {}
+
+}  // namespace ddpsim

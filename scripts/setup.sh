@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs ddpsim's Debian 12 build dependencies (when missing) and builds the release preset.
+# Safe to run again: it only installs what is missing and rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config python3
+  libsimgrid-dev libboost-graph-dev libeigen3-dev libyaml-cpp-dev libcli11-dev
+  catch2 nlohmann-json3-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)"

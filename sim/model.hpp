@@ -1,0 +1,33 @@
+// A neural network as the training model sees it: layers in registration order (the order of
+// model.parameters()), each with its parameter tensors and its forward cost per sample.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ddpsim::sim {
+
+struct Tensor {
+  std::string name;
+  std::uint64_t numel = 0;
+};
+
+struct Layer {
+  std::string name;
+  std::vector<Tensor> params;          // in registration order
+  double fwd_flops_per_sample = 0;     // multiply-add = 2 FLOPs
+  double activation_elems_per_sample = 0;  // output elements (memory traffic of the roofline)
+};
+
+struct ModelSpec {
+  std::string name;
+  std::vector<Layer> layers;           // in registration order
+  double backward_flops_factor = 2.0;  // backward = 2 x forward (input and weight gradients)
+
+  std::uint64_t parameter_count() const;
+  std::size_t tensor_count() const;
+  double fwd_flops_per_sample() const;
+};
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,101 @@
+// A validated scenario (built from YAML in app/, never here) and its prediction: for each node
+// count, one iteration is simulated on a representative GPU, then multiplied out to epochs.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "sim/compute.hpp"
+#include "sim/model.hpp"
+#include "sim/timeline.hpp"
+#include "topology/instance.hpp"
+#include "topology/topology.hpp"
+
+namespace ddpsim::sim {
+
+enum class Framework { pytorch_ddp, lightning };
+std::string_view to_string(Framework f);
+
+struct ClusterSpec {
+  InstanceSpec instance;
+  std::vector<int> nodes;         // one configuration per entry; the first is the baseline
+  int gpus_per_node = 0;          // 0 = all of the instance's
+  FabricSpec fabric;
+  Time startup{0};                // job start-up (provisioning, container, process group)
+};
+
+struct TrainingSpec {
+  Framework framework = Framework::pytorch_ddp;
+  int batch_per_gpu = 32;
+  Precision precision = Precision::fp32;
+  Bytes bucket_cap{25 * MiB};
+  Bytes first_bucket_cap{1 * MiB};
+  std::uint64_t samples = 0;      // per epoch
+  int epochs = 1;
+  std::optional<std::uint64_t> steps;  // overrides samples x epochs
+  Optimizer optimizer = Optimizer::sgd;
+};
+
+struct DataSpec {
+  int workers = 0;                // data-loader worker processes per GPU (0: loading not modelled)
+  double per_sample_cpu_s = 0;    // CPU seconds to load and preprocess one sample
+};
+
+struct CommunicationSpec {
+  std::string algorithm = "ring";
+  algo::LatencyParams latency;
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::string description;
+  ClusterSpec cluster;
+  ModelSpec model;
+  TrainingSpec training;
+  ComputeParams compute;          // batch and precision are copied from training
+  DataSpec data;
+  CommunicationSpec communication;
+  std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+};
+
+struct ConfigResult {
+  std::string instance;
+  int nodes = 0;
+  int gpus = 0;
+  std::string framework;
+  std::string backend;      // gradient reduction library: "nccl"
+  std::string algorithm;
+  double step_time_s = 0;
+  double samples_per_s = 0;
+  std::uint64_t steps = 0;  // total optimizer steps
+  double total_time_s = 0;
+  double speedup = 1;
+  double scaling_efficiency = 1;
+  double compute_s = 0;         // forward + backward per step
+  double comm_s = 0;            // all-reduce time per step (overlapped or not)
+  double exposed_comm_s = 0;    // all-reduce time not hidden behind backward
+  double optimizer_s = 0;
+  double loader_wait_s = 0;
+  std::string bound;            // what dominates the step: compute, communication, input
+  std::vector<std::uint64_t> bucket_bytes;
+  double cost_usd = 0;
+  std::optional<double> observed_minutes;
+};
+
+struct ScenarioReport {
+  std::string scenario;
+  std::string description;
+  std::string engine;
+  std::string model;
+  std::uint64_t parameters = 0;
+  std::vector<ConfigResult> results;
+};
+
+// Runs every configuration of the scenario with the analytical network backend. `timeline`, when
+// given, receives the spans of the last configuration's iteration.
+ScenarioReport run_scenario(const ScenarioSpec& spec, Timeline* timeline = nullptr);
+
+}  // namespace ddpsim::sim

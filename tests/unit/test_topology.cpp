@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include "app/catalog_loader.hpp"
+#include "topology/rings.hpp"
+#include "topology/routing.hpp"
+
+using namespace ddpsim;
+
+namespace {
+const app::Catalog& catalog()
+{
+  static const app::Catalog c = app::builtin_catalog();
+  return c;
+}
+}  // namespace
+
+TEST_CASE("the catalog holds the instances FACTS.md lists")
+{
+  for (const char* name : {"p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge",
+                           "p5en.48xlarge", "dgx1-v100", "dgx-a100", "dgx-h100"})
+    CHECK(catalog().find(name) != nullptr);
+  CHECK(catalog().find("ml.p3.16xlarge") == catalog().find("p3.16xlarge"));
+  CHECK(catalog().find("p9.huge") == nullptr);
+}
+
+TEST_CASE("p3.16xlarge's cube-mesh gives every GPU six NVLink bricks")
+{
+  const InstanceSpec& p3 = *catalog().find("p3.16xlarge");
+  std::vector<int> bricks(8, 0);
+  for (const NvlinkPair& p : p3.nvlink_pairs) {
+    bricks[p.a] += p.links;
+    bricks[p.b] += p.links;
+  }
+  for (int b : bricks) CHECK(b == 6);
+}
+
+TEST_CASE("routes inside a p3.16xlarge use NVLink where it exists, PCIe and QPI otherwise")
+{
+  Topology topo(*catalog().find("p3.16xlarge"), 2, 8);
+  Router router(topo);
+  // GPU0-GPU3 is NV2: one direct hop at 50 GB/s.
+  Route nv2 = router.route(topo.gpu(0, 0), topo.gpu(0, 3));
+  REQUIRE(nv2.links.size() == 1);
+  CHECK(nv2.bottleneck.bytes_per_s == Approx(50e9));
+  // GPU0-GPU1 is NV1: 25 GB/s.
+  CHECK(router.route(topo.gpu(0, 0), topo.gpu(0, 1)).bottleneck.bytes_per_s == Approx(25e9));
+  // GPU0-GPU5 has no NVLink: GPU -> PCIe switch -> CPU0 -> QPI -> CPU1 -> PCIe switch -> GPU, never via a GPU.
+  Route sys = router.route(topo.gpu(0, 0), topo.gpu(0, 5));
+  CHECK(sys.links.size() == 5);
+  CHECK(sys.bottleneck.bytes_per_s == Approx(6e9));
+  for (EdgeId e : sys.links) CHECK(topo.link(e).cls != LinkClass::nvlink);
+  // Across nodes the 25 Gbps NIC is the bottleneck, and the route is the same shape on every node.
+  Route net = router.route(topo.gpu(0, 2), topo.gpu(1, 2));
+  CHECK(net.bottleneck.bytes_per_s == Approx(25e9 / 8));
+  Route back = router.route(topo.gpu(1, 2), topo.gpu(0, 2));
+  CHECK(back.latency == net.latency);
+  CHECK(back.links.size() == net.links.size());
+}
+
+TEST_CASE("the ring order on a cube-mesh stays on NVLink")
+{
+  Topology topo(*catalog().find("p3.16xlarge"), 1, 8);
+  Router router(topo);
+  std::vector<int> order = local_ring_order(topo, router);
+  REQUIRE(order.size() == 8);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    Route r = router.route(topo.gpu(0, order[i]), topo.gpu(0, order[(i + 1) % 8]));
+    CHECK(r.links.size() == 1);
+    CHECK(topo.link(r.links[0]).cls == LinkClass::nvlink);
+  }
+}
+
+TEST_CASE("NVSwitch nodes: any two GPUs are two NVSwitch hops apart; GPUs reach their own NIC")
+{
+  Topology topo(*catalog().find("p4d.24xlarge"), 3, 8);
+  Router router(topo);
+  Route r = router.route(topo.gpu(2, 1), topo.gpu(2, 6));
+  CHECK(r.links.size() == 2);
+  CHECK(r.bottleneck.bytes_per_s == Approx(300e9));
+  Route net = router.route(topo.gpu(0, 7), topo.gpu(2, 7));
+  CHECK(net.bottleneck.bytes_per_s == Approx(12.5e9));
+  CHECK(topo.device(topo.link(net.links[1]).from).index == 3);  // GPU 7 uses NIC 3 of 4
+}
+
+TEST_CASE("gpus_per_node selects the first GPUs of each node")
+{
+  Topology topo(*catalog().find("p3.16xlarge"), 2, 4);
+  CHECK(topo.gpu_count() == 8);
+  CHECK(ring_order(topo).size() == 8);
+}

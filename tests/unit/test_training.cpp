@@ -1,0 +1,140 @@
+#include <catch2/catch.hpp>
+
+#include "app/catalog_loader.hpp"
+#include "sim/analytical.hpp"
+#include "sim/buckets.hpp"
+#include "sim/compute.hpp"
+#include "sim/iteration.hpp"
+#include "sim/model_zoo.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+TEST_CASE("model presets have the published parameter counts")
+{
+  CHECK(make_resnet50().parameter_count() == 25'557'032);
+  CHECK(make_mlp({10, 20, 1}).parameter_count() == 10 * 20 + 20 + 20 + 1);
+  CHECK_THROWS_AS(make_mlp({10}), UserError);
+}
+
+TEST_CASE("DDP buckets: reverse registration order, first bucket capped at 1 MiB, closed once full")
+{
+  // Five layers of 600 KiB fp32 weights each (no bias): 153600 elements.
+  ModelSpec m{"toy", {}};
+  for (int i = 0; i < 5; ++i) m.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 153600}}, 0, 0});
+  auto buckets = ddp_buckets(m, 4, Bytes{MiB}, Bytes{2 * MiB});
+  // Order l4 l3 | l2 l1 l0: the first bucket closes at 1200 KiB >= 1 MiB; the second reaches
+  // 1800 KiB < 2 MiB and ends with the model.
+  REQUIRE(buckets.size() == 2);
+  CHECK(buckets[0].tensors.front().layer == 4);
+  CHECK(buckets[0].tensors.size() == 2);
+  CHECK(buckets[0].bytes.n == 2 * 600 * KiB);
+  CHECK(buckets[1].tensors.size() == 3);
+  CHECK(buckets[1].tensors.back().layer == 0);
+
+  // resnet50 in fp32 with 25 MiB buckets: every byte in exactly one bucket, each bucket but the
+  // last at least its cap, and none overshooting by more than its last tensor.
+  ModelSpec r50 = make_resnet50();
+  auto rb = ddp_buckets(r50, 4, Bytes{MiB}, Bytes{25 * MiB});
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < rb.size(); ++i) {
+    total += rb[i].bytes.n;
+    if (i + 1 < rb.size()) CHECK(rb[i].bytes.n >= (i == 0 ? MiB : 25 * MiB));
+    const TensorRef last = rb[i].tensors.back();
+    const std::uint64_t last_bytes = r50.layers[last.layer].params[last.tensor].numel * 4;
+    CHECK(rb[i].bytes.n - last_bytes < (i == 0 ? MiB : 25 * MiB));
+  }
+  CHECK(total == r50.parameter_count() * 4);
+}
+
+TEST_CASE("the roofline scales to a measured step and backward costs twice forward")
+{
+  const app::Catalog c = app::builtin_catalog();
+  const GpuSpec& v100 = c.find("p3.16xlarge")->gpu;
+  ModelSpec m = make_resnet50();
+  ComputeParams p;
+  p.batch_per_gpu = 64;
+  LayerTimes t = layer_times(m, v100, p);
+  CHECK(t.backward_total > t.forward_total);
+  p.measured_step_s = 0.25;
+  LayerTimes scaled = layer_times(m, v100, p);
+  CHECK((scaled.forward_total + scaled.backward_total).seconds() == Approx(0.25).epsilon(1e-6));
+  p.speedup = 2;
+  LayerTimes faster = layer_times(m, v100, p);
+  CHECK((faster.forward_total + faster.backward_total).seconds() == Approx(0.125).epsilon(1e-6));
+}
+
+namespace {
+
+// A backend whose every collective takes `each`, for testing the iteration's bookkeeping.
+class FixedBackend final : public NetworkBackend {
+ public:
+  explicit FixedBackend(Time each) : each_(each) {}
+  std::string_view name() const override { return "fixed"; }
+  std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
+  {
+    std::vector<JobTiming> out;
+    Time free{0};
+    for (const auto& j : jobs) {
+      Time start = max(j.ready, free);
+      out.push_back({start, start + each_});
+      free = start + each_;
+    }
+    return out;
+  }
+  Time run_steps(const algo::StepSchedule&) override { return each_; }
+
+ private:
+  Time each_;
+};
+
+IterationSetup toy_setup(NetworkBackend* net, const ModelSpec& m)
+{
+  IterationSetup s;
+  s.model = &m;
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    s.times.forward.push_back(Time{100});
+    s.times.backward.push_back(Time{200});
+  }
+  s.times.forward_total = Time{100 * static_cast<std::int64_t>(m.layers.size())};
+  s.times.backward_total = Time{200 * static_cast<std::int64_t>(m.layers.size())};
+  s.buckets = ddp_buckets(m, 4, Bytes{4}, Bytes{4});  // one bucket per layer
+  s.optimizer = Time{50};
+  s.collective = [](Bytes) { return algo::CoarseSchedule{}; };
+  s.network = net;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bucket all-reduces overlap backward and only the tail is exposed")
+{
+  ModelSpec m{"toy", {}};
+  for (int i = 0; i < 4; ++i) m.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1}}, 0, 0});
+  SECTION("short all-reduces hide behind backward except the last")
+  {
+    FixedBackend net(Time{150});
+    IterationResult r = simulate_iteration(toy_setup(&net, m));
+    // forward 400, backward 800 (grads ready at 600, 800, 1000, 1200), the last bucket ends at 1350.
+    CHECK(r.exposed_comm == Time{150});
+    CHECK(r.step == Time{1350 + 50});
+    CHECK(r.comm_busy == Time{600});
+  }
+  SECTION("long all-reduces queue on the communication stream")
+  {
+    FixedBackend net(Time{500});
+    IterationResult r = simulate_iteration(toy_setup(&net, m));
+    // Starts 600, 1100, 1600, 2100: ends at 2600.
+    CHECK(r.buckets.back().start == Time{2100});
+    CHECK(r.exposed_comm == Time{2600 - 1200});
+  }
+  SECTION("a slow input pipeline bounds the step")
+  {
+    FixedBackend net(Time{0});
+    IterationSetup s = toy_setup(&net, m);
+    s.loader = Time{5000};
+    IterationResult r = simulate_iteration(s);
+    CHECK(r.step == Time{5000});
+    CHECK(r.loader_wait == Time{5000 - 1250});
+  }
+}

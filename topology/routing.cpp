@@ -1,0 +1,107 @@
+#include "topology/routing.hpp"
+
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <boost/property_map/function_property_map.hpp>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace ddpsim {
+namespace {
+
+// Keeps node 0's devices, minus GPUs other than the two endpoints (GPUs never forward).
+struct Node0Filter {
+  const Topology* topo = nullptr;
+  VertexId src = 0, dst = 0;
+  bool operator()(std::size_t v) const
+  {
+    const Device& d = topo->device(static_cast<VertexId>(v));
+    if (d.node != 0) return false;
+    return d.kind != DeviceKind::gpu || v == src || v == dst;
+  }
+};
+
+constexpr double kReferenceBytes = 1024.0 * 1024.0;
+
+}  // namespace
+
+Router::Router(const Topology& topo) : topo_(topo) {}
+
+std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
+{
+  const int node = topo_.device(src).node;
+  DDPSIM_CHECK(node >= 0 && node == topo_.device(dst).node, "local_path between different nodes");
+  const VertexId shift_v = static_cast<VertexId>(static_cast<std::size_t>(node) * topo_.vertices_per_node());
+  const EdgeId shift_e = static_cast<EdgeId>(static_cast<std::size_t>(node) * topo_.links_per_node());
+  const VertexId s0 = src - shift_v, d0 = dst - shift_v;
+
+  auto cached = node0_paths_.find({s0, d0});
+  if (cached == node0_paths_.end()) {
+    const auto& g = topo_.graph();
+    Node0Filter filter{&topo_, s0, d0};
+    boost::filtered_graph<Topology::Graph, boost::keep_all, Node0Filter> view(g, boost::keep_all{}, filter);
+    const std::size_t n = boost::num_vertices(g);
+    std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> pred(n);
+    auto edge_id = boost::get(boost::edge_index, g);
+    auto weight = boost::make_function_property_map<Topology::Graph::edge_descriptor, double>(
+        [&](Topology::Graph::edge_descriptor e) {
+          const Link& l = topo_.link(edge_id[e]);
+          return l.latency.seconds() + kReferenceBytes / l.bandwidth.bytes_per_s;
+        });
+    boost::dijkstra_shortest_paths(view, s0,
+                                   boost::weight_map(weight)
+                                       .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)))
+                                       .predecessor_map(boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, g))));
+    DDPSIM_CHECK(dist[d0] < std::numeric_limits<double>::infinity(),
+                 "no route from " + topo_.device_name(s0) + " to " + topo_.device_name(d0));
+    std::vector<EdgeId> path;
+    for (std::size_t v = d0; v != s0; v = pred[v]) {
+      auto [e, found] = boost::edge(pred[v], v, g);
+      DDPSIM_CHECK(found, "broken predecessor chain");
+      path.push_back(edge_id[e]);
+    }
+    std::reverse(path.begin(), path.end());
+    cached = node0_paths_.emplace(std::pair{s0, d0}, std::move(path)).first;
+  }
+  std::vector<EdgeId> out = cached->second;
+  for (EdgeId& e : out) e += shift_e;
+  return out;
+}
+
+Route Router::route(VertexId src, VertexId dst) const
+{
+  DDPSIM_CHECK(src != dst, "route from a device to itself");
+  const Device& s = topo_.device(src);
+  const Device& d = topo_.device(dst);
+  if (s.node == d.node) return finish(local_path(src, dst));
+
+  auto nic_for = [&](const Device& dev) {
+    if (dev.kind == DeviceKind::gpu) return topo_.nic_of_gpu(dev.node, dev.index);
+    if (dev.kind == DeviceKind::cpu)
+      return topo_.nic(dev.node, dev.index * topo_.instance().nic.count / topo_.instance().cpu_sockets);
+    DDPSIM_CHECK(false, "inter-node route from a " + std::string(to_string(dev.kind)));
+    return VertexId{0};
+  };
+  const VertexId nic_s = nic_for(s), nic_d = nic_for(d);
+  std::vector<EdgeId> links = local_path(src, nic_s);
+  links.push_back(topo_.uplink(s.node, topo_.device(nic_s).index, true));
+  links.push_back(topo_.uplink(d.node, topo_.device(nic_d).index, false));
+  std::vector<EdgeId> tail = local_path(nic_d, dst);
+  links.insert(links.end(), tail.begin(), tail.end());
+  return finish(std::move(links));
+}
+
+Route Router::finish(std::vector<EdgeId> links) const
+{
+  Route r{std::move(links), Time{0}, Bandwidth{std::numeric_limits<double>::infinity()}};
+  for (EdgeId e : r.links) {
+    const Link& l = topo_.link(e);
+    r.latency += l.latency;
+    r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, l.bandwidth.bytes_per_s);
+  }
+  return r;
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,36 @@
+// Routes between devices. Inside a node a route is the lowest-cost path (cost = latency + the time
+// to move 1 MiB, so wide links win) that never forwards through another GPU: GPUs are endpoints,
+// as in NCCL's point-to-point paths. Between nodes, a GPU goes to its NIC, across the fabric, and
+// from the peer NIC to the destination GPU. Intra-node paths are computed once on node 0 and shifted.
+#pragma once
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "topology/topology.hpp"
+
+namespace ddpsim {
+
+struct Route {
+  std::vector<EdgeId> links;
+  Time latency;          // sum of link latencies
+  Bandwidth bottleneck;  // smallest bandwidth along the route
+};
+
+class Router {
+ public:
+  explicit Router(const Topology& topo);
+
+  // Route from device `src` to device `dst` (GPUs or CPUs). src != dst.
+  Route route(VertexId src, VertexId dst) const;
+
+ private:
+  std::vector<EdgeId> local_path(VertexId src, VertexId dst) const;  // both in one node
+  Route finish(std::vector<EdgeId> links) const;
+
+  const Topology& topo_;
+  mutable std::map<std::pair<VertexId, VertexId>, std::vector<EdgeId>> node0_paths_;  // in node 0 ids
+};
+
+}  // namespace ddpsim
