@@ -24,7 +24,7 @@ class ScenarioCommand final : public Command {
     cmd_ = app.add_subcommand("scenario", "Predict step time, total time, scaling and cost of a training scenario");
     cmd_->add_option("file", opt_.file, "Scenario YAML (see scenarios/)")->required();
     cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
-    cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember({"analytical"}));
+    cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
   }
 
@@ -34,7 +34,9 @@ class ScenarioCommand final : public Command {
   {
     const Catalog catalog = builtin_catalog();
     const sim::ScenarioSpec spec = load_scenario(opt_.file, catalog);
-    const sim::ScenarioReport report = sim::run_scenario(spec);
+    sim::RunOptions run;
+    run.engine = sim::parse_engine(opt_.engine);
+    const sim::ScenarioReport report = sim::run_scenario(spec, run);
     const std::string text = opt_.format == "json"  ? scenario_json(report)
                              : opt_.format == "csv" ? scenario_csv(report)
                                                     : scenario_table(report);

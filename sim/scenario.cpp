@@ -4,7 +4,6 @@
 
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
-#include "sim/analytical.hpp"
 #include "sim/buckets.hpp"
 #include "sim/iteration.hpp"
 #include "topology/rings.hpp"
@@ -31,12 +30,12 @@ std::string dominant_bound(const IterationResult& it)
   return "compute";
 }
 
-ConfigResult run_config(const ScenarioSpec& spec, int nodes, Timeline* timeline)
+ConfigResult run_config(const ScenarioSpec& spec, int nodes, const RunOptions& options, Timeline* timeline)
 {
   const InstanceSpec& inst = spec.cluster.instance;
   const int gpn = spec.cluster.gpus_per_node > 0 ? spec.cluster.gpus_per_node : inst.gpus;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
-  AnalyticalBackend network(topo);
+  const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
   const algo::Algorithm& algorithm = algo::Registry::instance().get(spec.communication.algorithm);
 
   ComputeParams cp = spec.compute;
@@ -56,7 +55,7 @@ ConfigResult run_config(const ScenarioSpec& spec, int nodes, Timeline* timeline)
     algo::Request req{algo::CollectiveOp::all_reduce, bytes, &topo, ranks, spec.communication.latency, 1};
     return algorithm.phases(req);
   };
-  setup.network = &network;
+  setup.network = network.get();
   const IterationResult it = simulate_iteration(setup, timeline);
 
   ConfigResult r;
@@ -91,13 +90,14 @@ ConfigResult run_config(const ScenarioSpec& spec, int nodes, Timeline* timeline)
 
 }  // namespace
 
-ScenarioReport run_scenario(const ScenarioSpec& spec, Timeline* timeline)
+ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
 {
   DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
-  ScenarioReport report{spec.name, spec.description, "analytical", spec.model.name, spec.model.parameter_count(), {}};
+  ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
+                        spec.model.parameter_count(), {}};
   for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i) {
     const bool last = i + 1 == spec.cluster.nodes.size();
-    report.results.push_back(run_config(spec, spec.cluster.nodes[i], last ? timeline : nullptr));
+    report.results.push_back(run_config(spec, spec.cluster.nodes[i], options, last ? options.timeline : nullptr));
   }
   const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "sim/backends.hpp"
 #include "sim/compute.hpp"
 #include "sim/model.hpp"
 #include "sim/timeline.hpp"
@@ -94,8 +95,13 @@ struct ScenarioReport {
   std::vector<ConfigResult> results;
 };
 
-// Runs every configuration of the scenario with the analytical network backend. `timeline`, when
-// given, receives the spans of the last configuration's iteration.
-ScenarioReport run_scenario(const ScenarioSpec& spec, Timeline* timeline = nullptr);
+// How to run a scenario (from the command line, not the scenario file).
+struct RunOptions {
+  EngineKind engine = EngineKind::analytical;
+  Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+};
+
+// Runs every configuration of the scenario.
+ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
 
 }  // namespace ddpsim::sim
