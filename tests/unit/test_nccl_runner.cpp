@@ -1,0 +1,40 @@
+// The NCCL runner: on a machine without a GPU (or a build without NCCL) it must refuse with a
+// user error, never crash; with GPUs it must produce a monotone, well-formed sweep.
+#include <catch2/catch.hpp>
+
+#include "calibrate/nccl_runner.hpp"
+#include "core/error.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::calibrate;
+
+TEST_CASE("the NCCL runner measures on GPUs or says clearly why it cannot")
+{
+  NcclSweep sweep;
+  sweep.min_bytes = 1024;
+  sweep.max_bytes = 1 << 20;
+  sweep.warmup = 1;
+  sweep.iters = 2;
+  NcclRun run;
+  try {
+    run = run_nccl_allreduce(sweep);
+  } catch (const UserError& e) {
+    INFO(e.what());
+    const std::string what = e.what();
+    CHECK((what.find("CUDA") != std::string::npos || what.find("without CUDA/NCCL") != std::string::npos));
+    return;
+  }
+  REQUIRE(run.points.size() == 11);
+  for (const NcclPoint& p : run.points) CHECK(p.time_us > 0);
+  CHECK(run.points.back().bytes == sweep.max_bytes);
+}
+
+TEST_CASE("runner output uses nccl-tests' all_reduce_perf columns")
+{
+  NcclRun run{8, "Tesla V100-SXM2-16GB", "2.28.9", {{1048576, 100.0, 10.48576, 18.35008}}};
+  const std::string text = format_nccl_tests(run);
+  CHECK(text.find("#       size         count      type   redop    root     time   algbw   busbw #wrong") !=
+        std::string::npos);
+  CHECK(text.find("     1048576        262144     float     sum      -1   100.00   10.49   18.35      0") !=
+        std::string::npos);
+}
