@@ -11,7 +11,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup"});
+  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s"});
   if (auto name = r.string(n, path, "instance", true)) {
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
@@ -54,7 +54,11 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
     check_gpn(n["gpus_per_node"], *v);
     c.gpus_per_node = static_cast<int>(*v);
   }
+  // Job start-up, with units (`startup: 5min`) or in seconds (`startup_s: 300`); default 0 (docs/model.md).
+  if (n["startup"].IsDefined() && n["startup_s"].IsDefined())
+    r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
+  if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
 }
 
 void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
@@ -108,7 +112,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   const std::string path = "training";
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
-                         "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook",
+                         "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook",
                          "lightning_overhead", "horovod", "gloo_step_overhead"});
   // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
   const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
@@ -147,8 +151,12 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);
   if (auto p = r.choice(n, path, "precision", false, {"fp32", "tf32", "fp16", "bf16"}))
     t.precision = *p == "fp16" ? Precision::fp16 : *p == "bf16" ? Precision::bf16 : *p == "tf32" ? Precision::tf32 : Precision::fp32;
+  // DDP(bucket_cap_mb=X) given explicitly: PyTorch 2.x then caps the first bucket at X as well
+  // (distributed.py: first bucket = _DEFAULT_FIRST_BUCKET_BYTES only when bucket_cap_mb is None).
   if (auto c = r.number(n, path, "bucket_cap_mb", false, 0.001, 1 << 20))
-    t.bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+    t.bucket_cap = t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+  if (auto c = r.number(n, path, "first_bucket_mb", false, 0.001, 1 << 20))
+    t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
   if (auto o = r.choice(n, path, "optimizer", false, {"sgd", "adam"}))
     t.optimizer = *o == "adam" ? sim::Optimizer::adam : sim::Optimizer::sgd;
   const bool has_steps = n["steps"].IsDefined();

@@ -207,3 +207,15 @@ TEST_CASE("SMDDP warns, but runs, outside its supported instances; each framewor
   CHECK(gloo.comm_s > nccl.comm_s);  // host copies, TCP steps and the host path
   CHECK(gloo.bucket_bytes == nccl.bucket_bytes);
 }
+
+TEST_CASE("DDP's first bucket: 1 MiB only when bucket_cap_mb is left to its default (PyTorch 2.x)")
+{
+  const auto def = scenario("p4d.24xlarge", "framework: pytorch-ddp").training;
+  CHECK(def.first_bucket_cap.n == MiB);
+  CHECK(def.bucket_cap.n == 25 * MiB);
+  const auto given = scenario("p4d.24xlarge", "framework: pytorch-ddp, bucket_cap_mb: 10").training;
+  CHECK(given.first_bucket_cap.n == 10 * MiB);
+  CHECK(given.bucket_cap.n == 10 * MiB);
+  const auto old = scenario("p4d.24xlarge", "framework: pytorch-ddp, bucket_cap_mb: 10, first_bucket_mb: 1").training;
+  CHECK(old.first_bucket_cap.n == MiB);
+}
