@@ -1,7 +1,9 @@
 // Horovod Tensor Fusion (horovod/common/operations.cc RunLoopOnce, controller.cc FuseResponses):
 // the background thread wakes every cycle time; the tensors that became ready since are fused, in
-// the order they became ready, into buffers of at most the fusion threshold (a tensor larger than
-// the threshold is reduced on its own), and the buffers are all-reduced one after another.
+// the order they became ready, while `tensor_size + new_tensor_size <= TensorFusionThresholdBytes()`
+// (a tensor larger than the threshold is reduced on its own), and the buffers are all-reduced one
+// after another. Not modelled: the threshold's rounding up to a multiple of local_size x 8 B x 64
+// (none for the MiB defaults) and the 16-byte padding per tensor of batched D2D copies.
 // The cycle's phase is taken as starting at the beginning of the step (t = 0).
 #include "core/error.hpp"
 #include "sim/frameworks.hpp"
