@@ -113,7 +113,8 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
                          "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook",
-                         "lightning_overhead", "horovod", "gloo_step_overhead"});
+                         "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold"});
+  if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
   // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
   const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
   if (has_framework && has_distribution)

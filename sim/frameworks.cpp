@@ -82,6 +82,22 @@ std::vector<CommJob> plan_communication(const ModelSpec& model, const std::vecto
     j.tensors = std::move(b.tensors);
     jobs.push_back(std::move(j));
   }
+  if (o.framework == Framework::smddp && o.smddp_fusion_threshold.n > 0) {
+    // The fusion buffer takes buckets in order and is sent once it exceeds the threshold.
+    std::vector<CommJob> fused;
+    CommJob buffer;
+    for (CommJob& j : jobs) {
+      buffer.tensors.insert(buffer.tensors.end(), j.tensors.begin(), j.tensors.end());
+      buffer.bytes += j.bytes;
+      buffer.ready = max(buffer.ready, j.ready);
+      if (buffer.bytes > o.smddp_fusion_threshold) {
+        fused.push_back(std::move(buffer));
+        buffer = CommJob{};
+      }
+    }
+    if (!buffer.tensors.empty()) fused.push_back(std::move(buffer));
+    return fused;
+  }
   return jobs;
 }
 

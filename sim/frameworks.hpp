@@ -8,7 +8,8 @@
 //     ready into buffers of at most fusion_threshold bytes (horovod/common/operations.cc,
 //     controller.cc); defaults 64 MiB / 5 ms before Nov 2020 and 128 MiB / 1 ms after (FACTS.md).
 //   smddp: SMDDP is a c10d process-group backend ("smddp"), so DDP's Reducer forms the same
-//     buckets; each is reduced with Herring (algorithms/herring.hpp).
+//     buckets; SMDDP's balanced fusion buffer holds them until it exceeds its threshold, then
+//     reduces the buffer with Herring (algorithms/herring.hpp), sharded evenly over the servers.
 //   parameter-server, gloo: DDP buckets, reduced with the classic parameter server or a CPU ring.
 #pragma once
 
@@ -45,6 +46,9 @@ struct FrameworkOptions {
   HorovodDefaults horovod = HorovodDefaults::post_2020;
   std::optional<Bytes> fusion_threshold;  // HOROVOD_FUSION_THRESHOLD (default from `horovod`)
   std::optional<Time> cycle_time;         // HOROVOD_CYCLE_TIME (default from `horovod`)
+  // SMDDP's balanced fusion buffer: DDP buckets are held until the buffer exceeds this many bytes,
+  // then reduced together (FACTS.md). No public default: 0 sends every bucket as its own buffer.
+  Bytes smddp_fusion_threshold{0};
 };
 
 Bytes horovod_fusion_threshold(const FrameworkOptions& o);

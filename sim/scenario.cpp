@@ -82,6 +82,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   fo.horovod = spec.training.horovod;
   fo.fusion_threshold = spec.training.fusion_threshold;
   fo.cycle_time = spec.training.cycle_time;
+  fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
   setup.accum_steps = spec.training.grad_accum_steps;
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
   if (cfg.framework == Framework::lightning) setup.step_overhead = spec.training.lightning_overhead;

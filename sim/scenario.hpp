@@ -36,6 +36,7 @@ struct TrainingSpec {
   HorovodDefaults horovod = HorovodDefaults::post_2020;
   std::optional<Bytes> fusion_threshold;
   std::optional<Time> cycle_time;
+  Bytes smddp_fusion_threshold{0};
   Time gloo_step_overhead = Time::from_us(20);  // TCP per ring step (docs/model.md)
   int batch_per_gpu = 32;
   Precision precision = Precision::fp32;

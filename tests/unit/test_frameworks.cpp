@@ -219,3 +219,19 @@ TEST_CASE("DDP's first bucket: 1 MiB only when bucket_cap_mb is left to its defa
   const auto old = scenario("p4d.24xlarge", "framework: pytorch-ddp, bucket_cap_mb: 10, first_bucket_mb: 1").training;
   CHECK(old.first_bucket_cap.n == MiB);
 }
+
+TEST_CASE("SMDDP's balanced fusion buffer holds DDP buckets until it exceeds its threshold")
+{
+  const ModelSpec m = chain(6, 100'000);  // 400 kB tensors
+  FrameworkOptions o;
+  o.framework = Framework::smddp;
+  o.first_bucket_cap = o.bucket_cap = Bytes{400'000};  // one bucket per tensor
+  CHECK(plan_communication(m, ready_every_ms(6), o).size() == 6);  // default: no extra fusion
+  o.smddp_fusion_threshold = Bytes{1'000'000};
+  const auto jobs = plan_communication(m, ready_every_ms(6), o);
+  // 400k, 800k, 1.2M > 1M: sent; then the same again.
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].bytes.n == 1'200'000);
+  CHECK(jobs[0].ready == Time::from_us(3000));
+  CHECK(jobs[1].ready == Time::from_us(6000));
+}
