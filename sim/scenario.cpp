@@ -1,6 +1,7 @@
 #include "sim/scenario.hpp"
 
 #include <cmath>
+#include <map>
 
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
@@ -30,17 +31,19 @@ bool smddp_supported(std::string name)
   return false;
 }
 
-// Gloo's ring runs between the host processes over TCP: rank r's host buffer lives on CPU socket
-// (local index mod sockets), so neighbours on one node cross the socket link and nodes meet
+// Gloo's ring runs between the host processes over TCP: the rank at position i of its node in
+// the ring has its host buffer on CPU socket (i mod sockets), so neighbours on one node cross the
+// socket link and nodes meet
 // through their NICs. Every step pays the TCP overhead; the gradients are copied to the host
 // before and back after (Gloo's CUDA all-reduce stages through pinned host memory).
 std::vector<VertexId> gloo_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks)
 {
   std::vector<VertexId> out;
   const int sockets = topo.instance().cpu_sockets;
+  std::map<int, int> position;  // next position in the ring, per node
   for (VertexId g : gpu_ranks) {
-    const Device& d = topo.device(g);
-    out.push_back(topo.cpu(d.node, d.index % sockets));
+    const int node = topo.device(g).node;
+    out.push_back(topo.cpu(node, position[node]++ % sockets));
   }
   for (std::size_t i = 0; out.size() > 1 && i < out.size(); ++i)
     if (out[i] == out[(i + 1) % out.size()])
