@@ -1,6 +1,8 @@
 #include "algorithms/registry.hpp"
 
 #include "algorithms/allreduce_ring.hpp"
+#include "algorithms/herring.hpp"
+#include "algorithms/parameter_server.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::algo {
@@ -8,6 +10,8 @@ namespace ddpsim::algo {
 Registry::Registry()
 {
   add(std::make_unique<RingAllReduce>());
+  add(std::make_unique<HerringAllReduce>());
+  add(std::make_unique<ParameterServerAllReduce>());
 }
 
 const Registry& Registry::instance()

@@ -34,7 +34,8 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
                           InstanceSpec& s, bool req)
 {
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"description", "gpu", "gpus", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour"});
+  r.allow_keys(n, path, {"description", "gpu", "gpus", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour",
+                         "price_source"});
   set(r.string(n, path, "description", false), s.description);
   if (auto gpu = r.string(n, path, "gpu", req)) {
     auto it = catalog.gpus.find(*gpu);
@@ -50,6 +51,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
   }
   if (auto g = r.integer(n, path, "gpus", req, 1, 64)) s.gpus = static_cast<int>(*g);
   if (auto p = r.number(n, path, "price_usd_per_hour", req, 0, 1e5)) s.price_usd_per_hour = *p;
+  set(r.string(n, path, "price_source", false), s.price_source);  // where and when the price was read
 
   const std::string ip = join_path(path, "intra_node");
   if (YAML::Node intra = n["intra_node"]; intra.IsDefined() && r.expect_map(intra, ip)) {
@@ -135,7 +137,7 @@ Catalog parse_catalog(const std::string& name, const std::string& text)
     InstanceSpec s;
     s.name = kv.first.Scalar();
     read_instance_fields(r, kv.second, "instances." + s.name, c, s, /*require_all=*/true);
-    s.price_source = "on-demand, us-east-1 (topology/catalog/instances.yaml)";
+    if (s.price_source.empty()) s.price_source = "on-demand, us-east-1 (topology/catalog/instances.yaml)";
     c.instances.push_back(std::move(s));
   }
   r.finish();

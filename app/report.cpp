@@ -42,15 +42,19 @@ std::string scenario_table(const sim::ScenarioReport& rep)
     const char* head;
     std::size_t width;
   };
-  std::vector<Col> cols{{"instance", 16}, {"nodes", 5},   {"gpus", 5},      {"step", 10},     {"samples/s", 11},
-                        {"compute", 10},  {"comm", 10},   {"exposed", 10},  {"bound", 13},    {"total", 10},
-                        {"speedup", 8},   {"eff", 6},     {"cost", 10}};
+  // Left-aligned text columns: instance, framework, bound.
+  std::vector<Col> cols{{"instance", 16}, {"framework", 16}, {"nodes", 5},   {"gpus", 5},     {"step", 10},
+                        {"samples/s", 11}, {"compute", 10},  {"comm", 10},   {"exposed", 10}, {"loader", 10},
+                        {"optim", 10},     {"bound", 13},    {"total", 10},  {"speedup", 8},  {"eff", 6},
+                        {"cost", 10}};
+  auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 11; };
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
-  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, i != 0 && i != 8);
+  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
   out += "\n";
   const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
   for (const auto& r : rep.results) {
     std::vector<std::string> cells{r.instance,
+                                   r.framework,
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
                                    human_time(r.step_time_s),
@@ -58,6 +62,8 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    human_time(r.compute_s),
                                    human_time(r.comm_s),
                                    human_time(r.exposed_comm_s),
+                                   human_time(r.loader_wait_s),
+                                   human_time(r.optimizer_s + r.overhead_s),
                                    r.bound,
                                    human_time(r.total_time_s),
                                    fmt("%.2fx", r.speedup),
@@ -76,13 +82,20 @@ std::string scenario_table(const sim::ScenarioReport& rep)
         cells.insert(cells.end(), {"-", "-", "-"});
       }
     }
-    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cells[i], cols[i].width, i != 0 && i != 8);
+    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cells[i], cols[i].width, !left(i));
     out += "\n";
   }
-  out += "\nstep = one iteration per GPU; comm = all-reduce time per step, exposed = not hidden behind backward;\n"
-         "total = start-up + steps x step; speedup and eff(iciency) against the first row";
+  out += "\nstep = one optimizer step per GPU = compute + exposed + loader + optim; compute = forward + backward\n"
+         "(all micro-steps); comm = gradient reduction time per step, exposed = not hidden behind backward;\n"
+         "loader = waiting for input; optim = optimizer + framework overhead; bound = what dominates the step;\n"
+         "total = start-up + steps x step; cost = instances x hours x on-demand price; speedup and eff(iciency)\n"
+         "against the first row";
   if (observed) out += "; error = predicted total vs observed";
   out += ".\n";
+  if (!rep.price_source.empty()) out += "prices: " + rep.price_source + "\n";
+  for (const auto& r : rep.results)
+    for (const std::string& w : r.warnings)
+      out += "warning: " + r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + w + "\n";
   return out;
 }
 
@@ -94,6 +107,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
   j["engine"] = rep.engine;
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
+  j["price_source"] = rep.price_source;
   j["results"] = nlohmann::ordered_json::array();
   for (const auto& r : rep.results) {
     nlohmann::ordered_json o;
@@ -114,9 +128,14 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["exposed_comm_s"] = r.exposed_comm_s;
     o["optimizer_s"] = r.optimizer_s;
     o["loader_wait_s"] = r.loader_wait_s;
+    o["overhead_s"] = r.overhead_s;
+    o["grad_accum_steps"] = r.grad_accum_steps;
+    o["startup_s"] = r.startup_s;
+    o["price_usd_per_hour"] = r.price_usd_per_hour;
     o["bound"] = r.bound;
     o["bucket_bytes"] = r.bucket_bytes;
     o["cost_usd"] = r.cost_usd;
+    o["warnings"] = r.warnings;
     if (r.observed_minutes) {
       o["observed_total_time_s"] = *r.observed_minutes * 60;
       o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);

@@ -1,6 +1,7 @@
 #include "app/scenario_loader.hpp"
 
 #include "algorithms/registry.hpp"
+#include "app/distribution.hpp"
 #include "sim/model_zoo.hpp"
 
 namespace ddpsim::app {
@@ -10,7 +11,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup"});
+  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s"});
   if (auto name = r.string(n, path, "instance", true)) {
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
@@ -35,20 +36,36 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
   } else {
     r.error(n, "cluster.nodes", "missing (this key is required)");
   }
-  if (auto g = r.integer(n, path, "gpus_per_node", false, 1, 64)) {
-    c.gpus_per_node = static_cast<int>(*g);
-    if (!c.instance.name.empty() && c.gpus_per_node > c.instance.gpus)
-      r.error(n["gpus_per_node"], "cluster.gpus_per_node",
-              c.instance.name + " has only " + std::to_string(c.instance.gpus) + " GPUs");
+  auto check_gpn = [&](const YAML::Node& at, std::int64_t g) {
+    if (!c.instance.name.empty() && g > c.instance.gpus)
+      r.error(at, "cluster.gpus_per_node", c.instance.name + " has only " + std::to_string(c.instance.gpus) + " GPUs");
+  };
+  if (YAML::Node g = n["gpus_per_node"]; g.IsDefined() && g.IsSequence()) {
+    // One per entry of `nodes`: e.g. nodes [1, 1, 1, 1, 2] with gpus_per_node [1, 2, 4, 8, 8].
+    for (const YAML::Node& e : g)
+      if (auto v = r.as_integer(e, "cluster.gpus_per_node", 1, 64)) {
+        check_gpn(e, *v);
+        c.gpus_per_node_each.push_back(static_cast<int>(*v));
+      }
+    if (r.ok() && c.gpus_per_node_each.size() != c.nodes.size())
+      r.error(g, "cluster.gpus_per_node",
+              "a list needs one entry per entry of cluster.nodes (" + std::to_string(c.nodes.size()) + ")");
+  } else if (auto v = r.integer(n, path, "gpus_per_node", false, 1, 64)) {
+    check_gpn(n["gpus_per_node"], *v);
+    c.gpus_per_node = static_cast<int>(*v);
   }
+  // Job start-up, with units (`startup: 5min`) or in seconds (`startup_s: 300`); default 0 (docs/model.md).
+  if (n["startup"].IsDefined() && n["startup_s"].IsDefined())
+    r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
+  if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
 }
 
 void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
 {
   const std::string path = "model";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"preset", "widths", "layers", "name"});
+  r.allow_keys(n, path, {"preset", "widths", "layers", "name", "seq_len"});
   const bool has_layers = n["layers"].IsDefined();
   std::vector<std::string> presets;
   for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
@@ -62,9 +79,10 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
     } else if (*preset == "mlp") {
       r.error(n, "model.widths", "missing (an mlp needs its widths: inputs, then each layer's outputs)");
     }
+    const auto seq = r.integer(n, path, "seq_len", false, 1, 1 << 20);
     if (r.ok()) {
       try {
-        m = sim::make_preset(*preset, widths);
+        m = sim::make_preset(*preset, widths, static_cast<std::uint64_t>(seq.value_or(0)));
       } catch (const UserError& e) {
         r.error(n["widths"], "model.widths", e.message());
       }
@@ -93,15 +111,53 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
 {
   const std::string path = "training";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"framework", "batch_per_gpu", "precision", "bucket_cap_mb", "samples", "epochs", "steps",
-                         "optimizer"});
-  if (auto f = r.choice(n, path, "framework", true, {"pytorch-ddp", "lightning"}))
-    t.framework = *f == "lightning" ? sim::Framework::lightning : sim::Framework::pytorch_ddp;
+  r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
+                         "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook",
+                         "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold"});
+  if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
+  // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
+  const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
+  if (has_framework && has_distribution)
+    r.error(n["distribution"], "training.distribution", "give either training.framework or training.distribution");
+  else if (has_framework || has_distribution) {
+    const char* key = has_framework ? "framework" : "distribution";
+    if (auto f = read_framework(r, n[key], std::string("training.") + key)) t.framework = *f;
+  } else {
+    r.error(n, "training.framework", "missing (this key is required)");
+  }
+  if (YAML::Node c = n["compare"]; c.IsDefined()) {
+    // More frameworks to run on the same cluster, e.g. compare: [smddp].
+    if (!c.IsSequence()) r.error(c, "training.compare", "expected a list of frameworks");
+    else
+      for (const YAML::Node& e : c)
+        if (auto f = read_framework(r, e, "training.compare")) t.compare.push_back(*f);
+  }
+  if (auto k = r.integer(n, path, "grad_accum_steps", false, 1, 1 << 20)) t.grad_accum_steps = static_cast<int>(*k);
+  if (auto h = r.choice(n, path, "comm_hook", false, {"none", "fp16_compress"})) t.fp16_compress = *h == "fp16_compress";
+  if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
+  if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
+  if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
+    r.allow_keys(h, "training.horovod", {"defaults", "fusion_threshold", "cycle_time"});
+    if (auto d = r.choice(h, "training.horovod", "defaults", false, {"pre-2020", "post-2020"}))
+      t.horovod = *d == "pre-2020" ? sim::HorovodDefaults::pre_2020 : sim::HorovodDefaults::post_2020;
+    if (auto b = r.bytes(h, "training.horovod", "fusion_threshold", false)) {
+      if (b->n == 0) r.error(h["fusion_threshold"], "training.horovod.fusion_threshold", "must be positive");
+      t.fusion_threshold = *b;
+    }
+    if (auto c = r.time(h, "training.horovod", "cycle_time", false)) {
+      if (c->ps <= 0) r.error(h["cycle_time"], "training.horovod.cycle_time", "must be positive");
+      t.cycle_time = *c;
+    }
+  }
   if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);
   if (auto p = r.choice(n, path, "precision", false, {"fp32", "tf32", "fp16", "bf16"}))
     t.precision = *p == "fp16" ? Precision::fp16 : *p == "bf16" ? Precision::bf16 : *p == "tf32" ? Precision::tf32 : Precision::fp32;
+  // DDP(bucket_cap_mb=X) given explicitly: PyTorch 2.x then caps the first bucket at X as well
+  // (distributed.py: first bucket = _DEFAULT_FIRST_BUCKET_BYTES only when bucket_cap_mb is None).
   if (auto c = r.number(n, path, "bucket_cap_mb", false, 0.001, 1 << 20))
-    t.bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+    t.bucket_cap = t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+  if (auto c = r.number(n, path, "first_bucket_mb", false, 0.001, 1 << 20))
+    t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
   if (auto o = r.choice(n, path, "optimizer", false, {"sgd", "adam"}))
     t.optimizer = *o == "adam" ? sim::Optimizer::adam : sim::Optimizer::sgd;
   const bool has_steps = n["steps"].IsDefined();

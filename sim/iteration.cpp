@@ -1,7 +1,5 @@
 #include "sim/iteration.hpp"
 
-#include <map>
-
 #include "core/error.hpp"
 
 namespace ddpsim::sim {
@@ -9,19 +7,25 @@ namespace ddpsim::sim {
 IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeline)
 {
   DDPSIM_CHECK(setup.model && setup.network && setup.collective, "incomplete iteration setup");
+  DDPSIM_CHECK(setup.accum_steps >= 1, "gradient accumulation needs at least one micro-step");
   const ModelSpec& model = *setup.model;
   const std::size_t nlayers = model.layers.size();
   DDPSIM_CHECK(setup.times.forward.size() == nlayers && setup.times.backward.size() == nlayers,
                "layer times do not match the model");
 
   IterationResult r;
-  r.forward = setup.times.forward_total;
-  r.backward = setup.times.backward_total;
+  const std::int64_t k = setup.accum_steps;
+  r.forward = setup.times.forward_total * k;
+  r.backward = setup.times.backward_total * k;
   r.optimizer = setup.optimizer;
+  r.overhead = setup.step_overhead;
 
+  // The k-1 accumulation micro-steps, then the last micro-step's forward.
+  const Time last_start = (setup.times.forward_total + setup.times.backward_total) * (k - 1);
+  if (timeline && k > 1) timeline->add({"rank 0", "compute", "accumulation micro-steps", Time{0}, last_start, {}});
   // When each layer's gradients are ready: backward runs from the last layer to the first.
   std::vector<Time> grad_ready(nlayers);
-  Time t = r.forward;
+  Time t = last_start + setup.times.forward_total;
   for (std::size_t i = nlayers; i-- > 0;) {
     if (timeline) timeline->add({"rank 0", "compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
     t += setup.times.backward[i];
@@ -29,31 +33,29 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
   }
   const Time backward_end = t;
 
+  const std::vector<CommJob> plan = plan_communication(model, grad_ready, setup.framework);
   std::vector<CollectiveJob> jobs;
-  jobs.reserve(setup.buckets.size());
-  for (std::size_t b = 0; b < setup.buckets.size(); ++b) {
-    Time ready{0};
-    for (const TensorRef& ref : setup.buckets[b].tensors) ready = max(ready, grad_ready[ref.layer]);
-    jobs.push_back(CollectiveJob{ready, 0, setup.collective(setup.buckets[b].bytes), "bucket " + std::to_string(b)});
-  }
+  jobs.reserve(plan.size());
+  for (std::size_t b = 0; b < plan.size(); ++b)
+    jobs.push_back(CollectiveJob{plan[b].ready, 0, setup.collective(plan[b].bytes), "bucket " + std::to_string(b)});
   const std::vector<JobTiming> timings = setup.network->run(jobs);
   DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
 
   Time comm_end{0};
   for (std::size_t b = 0; b < jobs.size(); ++b) {
-    r.buckets.push_back(BucketTiming{setup.buckets[b].bytes, jobs[b].ready, timings[b].start, timings[b].end});
+    r.buckets.push_back(BucketTiming{plan[b].bytes, jobs[b].ready, timings[b].start, timings[b].end});
     r.comm_busy += timings[b].end - timings[b].start;
     comm_end = max(comm_end, timings[b].end);
     if (timeline)
       timeline->add({"rank 0", "communication", jobs[b].label, timings[b].start, timings[b].end,
-                     {{"bytes", std::to_string(setup.buckets[b].bytes.n)}}});
+                     {{"bytes", std::to_string(plan[b].bytes.n)}}});
   }
   const Time grads_done = max(backward_end, comm_end);
   r.exposed_comm = grads_done - backward_end;
-  const Time compute_step = grads_done + r.optimizer;
+  const Time compute_step = grads_done + r.optimizer + r.overhead;
   if (timeline) {
-    timeline->add({"rank 0", "compute", "forward", Time{0}, r.forward, {}});
-    timeline->add({"rank 0", "compute", "optimizer", grads_done, compute_step, {}});
+    timeline->add({"rank 0", "compute", "forward", last_start, last_start + setup.times.forward_total, {}});
+    timeline->add({"rank 0", "compute", "optimizer", grads_done, grads_done + r.optimizer, {}});
   }
   r.loader_wait = setup.loader > compute_step ? setup.loader - compute_step : Time{0};
   r.step = compute_step + r.loader_wait;

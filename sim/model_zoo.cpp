@@ -42,93 +42,37 @@ ModelSpec make_mlp(const std::vector<std::uint64_t>& widths)
   return m;
 }
 
-namespace {
-
-// Builds torchvision's ResNet layer by layer, tracking the spatial size for FLOPs.
-class ResNetBuilder {
- public:
-  explicit ResNetBuilder(ModelSpec& m) : m_(m) {}
-
-  void conv(const std::string& name, std::uint64_t cin, std::uint64_t cout, int k, int stride)
-  {
-    hw_ = (hw_ + stride - 1) / stride;  // "same" padding as torchvision's convs
-    const double out_elems = static_cast<double>(cout) * hw_ * hw_;
-    m_.layers.push_back(Layer{name,
-                              {{name + ".weight", cout * cin * static_cast<std::uint64_t>(k * k)}},
-                              2.0 * static_cast<double>(cin) * k * k * out_elems,
-                              out_elems});
-  }
-  void bn(const std::string& name, std::uint64_t c)
-  {
-    const double out_elems = static_cast<double>(c) * hw_ * hw_;
-    m_.layers.push_back(Layer{name, {{name + ".weight", c}, {name + ".bias", c}}, 4.0 * out_elems, out_elems});
-  }
-  void maxpool() { hw_ = (hw_ + 1) / 2; }
-  void linear(const std::string& name, std::uint64_t in, std::uint64_t out)
-  {
-    m_.layers.push_back(Layer{name,
-                              {{name + ".weight", in * out}, {name + ".bias", out}},
-                              2.0 * static_cast<double>(in) * static_cast<double>(out),
-                              static_cast<double>(out)});
-  }
- private:
-  ModelSpec& m_;
-  int hw_ = 224;
-};
-
-}  // namespace
-
-ModelSpec make_resnet50(int num_classes)
-{
-  ModelSpec m{"resnet50", {}};
-  ResNetBuilder b(m);
-  b.conv("conv1", 3, 64, 7, 2);
-  b.bn("bn1", 64);
-  b.maxpool();
-  const int blocks[4] = {3, 4, 6, 3};
-  const std::uint64_t widths[4] = {64, 128, 256, 512};
-  std::uint64_t inplanes = 64;
-  for (int stage = 0; stage < 4; ++stage) {
-    const std::uint64_t w = widths[stage], out = w * 4;
-    for (int i = 0; i < blocks[stage]; ++i) {
-      const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
-      const int stride = (i == 0 && stage > 0) ? 2 : 1;  // torchvision v1.5: stride on the 3x3 conv
-      b.conv(p + "conv1", inplanes, w, 1, 1);
-      b.bn(p + "bn1", w);
-      b.conv(p + "conv2", w, w, 3, stride);
-      b.bn(p + "bn2", w);
-      b.conv(p + "conv3", w, out, 1, 1);
-      b.bn(p + "bn3", out);
-      if (i == 0) {
-        // downsample.0 is a 1x1 conv with the block's stride: its output (and FLOPs) is at the
-        // block's output size, which conv2 above already reached, so it is built with stride 1.
-        b.conv(p + "downsample.0", inplanes, out, 1, 1);
-        b.bn(p + "downsample.1", out);
-      }
-      inplanes = out;
-    }
-  }
-  b.linear("fc", 2048, static_cast<std::uint64_t>(num_classes));
-  return m;
-}
-
-}  // namespace ddpsim::sim
-
-namespace ddpsim::sim {
-
 const std::vector<PresetInfo>& model_presets()
 {
   static const std::vector<PresetInfo> presets{
-      {"mlp", "stack of nn.Linear layers; `widths`: inputs, then each layer's outputs"},
-      {"resnet50", "torchvision ResNet-50, 224x224, 25,557,032 parameters"},
+      {"mlp", "stack of nn.Linear layers; `widths`: inputs, then each layer's outputs", 0},
+      {"resnet18", "torchvision ResNet-18, 224x224, 11,689,512 parameters", 0},
+      {"resnet50", "torchvision ResNet-50, 224x224, 25,557,032 parameters", 0},
+      {"resnet101", "torchvision ResNet-101, 224x224, 44,549,160 parameters", 0},
+      {"vgg16", "torchvision VGG-16, 224x224, 138,357,544 parameters", 0},
+      {"bert-base", "Hugging Face BertModel bert-base-uncased (with pooler), 109,482,240 parameters", 128},
+      {"bert-large", "Hugging Face BertModel bert-large-uncased (with pooler), 335,141,888 parameters", 128},
+      {"gpt2", "Hugging Face GPT2Model gpt2 (LM head tied to wte), 124,439,808 parameters", 1024},
+      {"gpt2-xl", "Hugging Face GPT2Model gpt2-xl (LM head tied to wte), 1,557,611,200 parameters", 1024},
   };
   return presets;
 }
 
-ModelSpec make_preset(std::string_view name, const std::vector<std::uint64_t>& mlp_widths)
+ModelSpec make_preset(std::string_view name, const std::vector<std::uint64_t>& mlp_widths, std::uint64_t seq_len)
 {
+  std::uint64_t default_seq = 0;
+  for (const PresetInfo& p : model_presets())
+    if (p.name == name) default_seq = p.default_seq_len;
+  const std::uint64_t seq = seq_len > 0 ? seq_len : default_seq;
   if (name == "mlp") return make_mlp(mlp_widths);
+  if (name == "resnet18") return make_resnet18();
   if (name == "resnet50") return make_resnet50();
+  if (name == "resnet101") return make_resnet101();
+  if (name == "vgg16") return make_vgg16();
+  if (name == "bert-base") return make_bert_base(seq);
+  if (name == "bert-large") return make_bert_large(seq);
+  if (name == "gpt2") return make_gpt2_small(seq);
+  if (name == "gpt2-xl") return make_gpt2_xl(seq);
   std::string valid;
   for (const PresetInfo& p : model_presets()) valid += (valid.empty() ? "" : ", ") + std::string(p.name);
   throw UserError("unknown model preset \"" + std::string(name) + "\" (valid: " + valid + ")");

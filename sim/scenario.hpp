@@ -10,6 +10,7 @@
 #include "algorithms/algorithm.hpp"
 #include "sim/backends.hpp"
 #include "sim/compute.hpp"
+#include "sim/frameworks.hpp"
 #include "sim/model.hpp"
 #include "sim/timeline.hpp"
 #include "topology/instance.hpp"
@@ -17,19 +18,26 @@
 
 namespace ddpsim::sim {
 
-enum class Framework { pytorch_ddp, lightning };
-std::string_view to_string(Framework f);
-
 struct ClusterSpec {
   InstanceSpec instance;
   std::vector<int> nodes;         // one configuration per entry; the first is the baseline
   int gpus_per_node = 0;          // 0 = all of the instance's
+  std::vector<int> gpus_per_node_each;  // when not empty: one per entry of `nodes` (GPU-count scaling)
   FabricSpec fabric;
   Time startup{0};                // job start-up (provisioning, container, process group)
 };
 
 struct TrainingSpec {
   Framework framework = Framework::pytorch_ddp;
+  std::vector<Framework> compare;  // more frameworks to run on every node count (after `framework`)
+  int grad_accum_steps = 1;       // micro-steps per optimizer step; all-reduce on the last only
+  bool fp16_compress = false;     // DDP fp16_compress_hook (Horovod: hvd.Compression.fp16)
+  Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
+  HorovodDefaults horovod = HorovodDefaults::post_2020;
+  std::optional<Bytes> fusion_threshold;
+  std::optional<Time> cycle_time;
+  Bytes smddp_fusion_threshold{0};
+  Time gloo_step_overhead = Time::from_us(20);  // TCP per ring step (docs/model.md)
   int batch_per_gpu = 32;
   Precision precision = Precision::fp32;
   Bytes bucket_cap{25 * MiB};
@@ -67,7 +75,7 @@ struct ConfigResult {
   int nodes = 0;
   int gpus = 0;
   std::string framework;
-  std::string backend;      // gradient reduction library: "nccl"
+  std::string backend;      // gradient reduction library: "nccl", "smddp", "gloo", "ps"
   std::string algorithm;
   double step_time_s = 0;
   double samples_per_s = 0;
@@ -80,10 +88,15 @@ struct ConfigResult {
   double exposed_comm_s = 0;    // all-reduce time not hidden behind backward
   double optimizer_s = 0;
   double loader_wait_s = 0;
+  double overhead_s = 0;        // framework per-step overhead (Lightning)
+  int grad_accum_steps = 1;
+  double startup_s = 0;
+  double price_usd_per_hour = 0;  // per instance
   std::string bound;            // what dominates the step: compute, communication, input
   std::vector<std::uint64_t> bucket_bytes;
   double cost_usd = 0;
   std::optional<double> observed_minutes;
+  std::vector<std::string> warnings;  // e.g. SMDDP on an instance outside its supported list
 };
 
 struct ScenarioReport {
@@ -93,6 +106,7 @@ struct ScenarioReport {
   std::string model;
   std::uint64_t parameters = 0;
   std::vector<ConfigResult> results;
+  std::string price_source;  // where the instance prices come from (catalog)
 };
 
 // How to run a scenario (from the command line, not the scenario file).

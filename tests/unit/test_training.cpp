@@ -98,7 +98,8 @@ IterationSetup toy_setup(NetworkBackend* net, const ModelSpec& m)
   }
   s.times.forward_total = Time{100 * static_cast<std::int64_t>(m.layers.size())};
   s.times.backward_total = Time{200 * static_cast<std::int64_t>(m.layers.size())};
-  s.buckets = ddp_buckets(m, 4, Bytes{4}, Bytes{4});  // one bucket per layer
+  s.framework.first_bucket_cap = Bytes{4};  // one bucket per layer
+  s.framework.bucket_cap = Bytes{4};
   s.optimizer = Time{50};
   s.collective = [](Bytes) { return algo::CoarseSchedule{}; };
   s.network = net;

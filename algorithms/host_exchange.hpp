@@ -1,0 +1,84 @@
+// Building blocks shared by the host-side algorithms (Herring, the classic parameter server): a
+// schedule made of stages run one after another, built at both granularities at once so they
+// agree by construction. A stage is a set of lanes running in parallel; a lane is a sequence of
+// transfers run one after another (rounds). Coarse: one flow per lane carrying the lane's bytes,
+// paying `rounds` latencies. Steps: one task per transfer, chained within its lane, with a
+// zero-cost barrier between stages.
+// Host servers: the CPU sockets of each node, striped: a node uses min(sockets, NICs) server
+// sockets, so that every stripe leaves through its own NIC (topology/routing: socket s uses NIC
+// s x NICs / sockets). More stripes would share a NIC, which the analytical backend cannot see.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+
+namespace ddpsim::algo {
+
+struct Transfer {
+  TaskKind kind = TaskKind::send;
+  VertexId src = 0, dst = 0;
+  Bytes bytes;
+  Time overhead{0};
+};
+using Lane = std::vector<Transfer>;
+
+class StagedSchedule {
+ public:
+  // `with_steps` false builds only the coarse schedule (the training model needs only that).
+  StagedSchedule(const Request& req, bool with_steps);
+
+  // GPUs of each node in rank order, and the node count.
+  const std::vector<std::vector<VertexId>>& local() const { return local_; }
+  int nodes() const { return static_cast<int>(local_.size()); }
+  int stripes() const { return stripes_; }
+  // The server socket stripe s of `node`.
+  VertexId server(int node, int stripe) const;
+  // The stripe that serves local GPU j.
+  int stripe_of(std::size_t j) const;
+  Time step_overhead(VertexId a, VertexId b) const;
+
+  // A ring reduce-scatter or all-gather over each node's GPUs, all nodes in parallel.
+  void add_local_ring(CollectiveOp op);
+  // Lanes must all have the same number of transfers (the phase's step count).
+  void add_stage(const std::string& name, const std::vector<Lane>& lanes);
+  // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m)` to
+  // node m for every m != n, in N-1 rounds (round k: n -> n+k), every stripe in parallel.
+  template <class F>
+  void add_exchange(const std::string& name, F&& bytes_to);
+
+  StepSchedule take_steps() { return std::move(steps_); }
+  CoarseSchedule take_phases() { return std::move(coarse_); }
+
+ private:
+  Request req_;
+  bool with_steps_;
+  std::vector<std::vector<VertexId>> local_;
+  int stripes_ = 1;
+  StepSchedule steps_;
+  CoarseSchedule coarse_;
+  std::vector<std::uint32_t> frontier_;  // tasks the next stage waits for
+  void barrier();
+};
+
+template <class F>
+void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to)
+{
+  const int n = nodes();
+  if (n < 2) return;
+  std::vector<Lane> lanes;
+  for (int s = 0; s < stripes_; ++s)
+    for (int a = 0; a < n; ++a) {
+      Lane lane;
+      for (int k = 1; k < n; ++k) {
+        const int b = (a + k) % n;
+        const VertexId src = server(a, s), dst = server(b, s);
+        lane.push_back({TaskKind::send, src, dst, bytes_to(a, b, s), step_overhead(src, dst)});
+      }
+      lanes.push_back(std::move(lane));
+    }
+  add_stage(name, lanes);
+}
+
+}  // namespace ddpsim::algo

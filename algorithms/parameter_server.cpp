@@ -1,0 +1,56 @@
+#include "algorithms/parameter_server.hpp"
+
+#include "algorithms/allreduce_ring.hpp"
+#include "algorithms/host_exchange.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::algo {
+namespace {
+
+void build(const Request& req, StagedSchedule& s)
+{
+  DDPSIM_CHECK(req.op == CollectiveOp::all_reduce, "parameter-server implements all_reduce only");
+  const std::size_t g = s.local().front().size();
+  const int n = s.nodes();
+  const auto stripes = static_cast<std::size_t>(s.stripes());
+  // Server (node m, stripe st) owns shard m x stripes + st of the parameters.
+  const std::vector<Bytes> shard = split_even(req.bytes, static_cast<std::size_t>(n) * stripes);
+  auto owned = [&](int m, int st) { return shard[static_cast<std::size_t>(m) * stripes + static_cast<std::size_t>(st)]; };
+  const auto gg = static_cast<std::uint64_t>(g);
+
+  std::vector<Lane> to_host, to_gpu, sum;
+  for (int a = 0; a < n; ++a)
+    for (std::size_t j = 0; j < g; ++j) {
+      const VertexId gpu = s.local()[static_cast<std::size_t>(a)][j], cpu = s.server(a, s.stripe_of(j));
+      to_host.push_back({{TaskKind::send, gpu, cpu, req.bytes, s.step_overhead(gpu, cpu)}});
+      to_gpu.push_back({{TaskKind::send, cpu, gpu, req.bytes, s.step_overhead(cpu, gpu)}});
+    }
+  for (int m = 0; m < n; ++m)
+    for (int st = 0; st < s.stripes(); ++st) {
+      const VertexId cpu = s.server(m, st);
+      sum.push_back({{TaskKind::reduce, cpu, cpu, Bytes{owned(m, st).n * gg * static_cast<std::uint64_t>(n)}, Time{0}}});
+    }
+  s.add_stage("gpu to host", to_host);
+  s.add_exchange("push", [&](int, int b, int st) { return Bytes{owned(b, st).n * gg}; });
+  s.add_stage("server sum", sum);
+  s.add_exchange("pull", [&](int a, int, int st) { return Bytes{owned(a, st).n * gg}; });
+  s.add_stage("host to gpu", to_gpu);
+}
+
+}  // namespace
+
+StepSchedule ParameterServerAllReduce::steps(const Request& req) const
+{
+  StagedSchedule s(req, true);
+  build(req, s);
+  return s.take_steps();
+}
+
+CoarseSchedule ParameterServerAllReduce::phases(const Request& req) const
+{
+  StagedSchedule s(req, false);
+  build(req, s);
+  return s.take_phases();
+}
+
+}  // namespace ddpsim::algo

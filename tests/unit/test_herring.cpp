@@ -1,0 +1,113 @@
+// Herring (SMDDP) and the classic parameter server: bytes over each node's NIC, shard sizes,
+// the CPU sums, and the closed forms of algorithms/herring.hpp and parameter_server.hpp.
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "algorithms/herring.hpp"
+#include "algorithms/parameter_server.hpp"
+#include "algorithms/registry.hpp"
+#include "app/catalog_loader.hpp"
+#include "sim/analytical.hpp"
+#include "topology/rings.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::algo;
+
+namespace {
+
+const InstanceSpec& instance(const char* name)
+{
+  static const app::Catalog c = app::builtin_catalog();
+  return *c.find(name);
+}
+
+struct Tally {
+  std::map<int, std::uint64_t> nic_out;  // bytes each node sends to other nodes
+  std::uint64_t gpu_to_host = 0;         // GPU -> CPU bytes
+  std::vector<std::uint64_t> inter_sends;
+  std::uint64_t reduced = 0;             // bytes the CPU servers read while summing
+};
+
+Tally tally(const Topology& topo, const StepSchedule& s)
+{
+  Tally t;
+  for (const Task& task : s.tasks) {
+    const Device& a = topo.device(task.src);
+    const Device& b = topo.device(task.dst);
+    if (task.kind == TaskKind::reduce) t.reduced += task.bytes.n;
+    if (task.kind != TaskKind::send) continue;
+    if (a.node != b.node) {
+      t.nic_out[a.node] += task.bytes.n;
+      t.inter_sends.push_back(task.bytes.n);
+    }
+    if (a.kind == DeviceKind::gpu && b.kind == DeviceKind::cpu) t.gpu_to_host += task.bytes.n;
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("herring and parameter-server are registered")
+{
+  CHECK(Registry::instance().find("herring") != nullptr);
+  CHECK(Registry::instance().find("parameter-server") != nullptr);
+}
+
+TEST_CASE("herring: one intra-node reduce-scatter, S/N shards to every node's server, sums back")
+{
+  const int n = GENERATE(2, 3, 4);
+  const char* name = GENERATE("p3dn.24xlarge", "p4d.24xlarge");
+  INFO(name << " nodes=" << n);
+  const Topology topo(instance(name), n, 8);
+  const std::uint64_t s = 100'000'007;
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const HerringAllReduce herring;
+  const Tally t = tally(topo, herring.steps(req));
+  const int stripes = std::min(topo.instance().cpu_sockets, topo.instance().nic.count);
+  // After the reduce-scatter the node's GPUs hold S between them: S goes to the host per node.
+  CHECK(t.gpu_to_host == s * static_cast<std::uint64_t>(n));
+  // Each node sends (N-1)/N x S of shards and (N-1)/N x S of sums to the other nodes.
+  for (auto [node, bytes] : t.nic_out)
+    CHECK(static_cast<double>(bytes) == Approx(2.0 * (n - 1) / n * static_cast<double>(s)).margin(4.0 * n * stripes));
+  // Every inter-node message is one balanced shard: S / (N x stripes), to within rounding.
+  for (std::uint64_t b : t.inter_sends)
+    CHECK(static_cast<double>(b) == Approx(static_cast<double>(s) / (n * stripes)).margin(8));
+  // Server i sums N shards of S/N: the servers read N x S in all.
+  CHECK(static_cast<double>(t.reduced) == Approx(static_cast<double>(n) * static_cast<double>(s)).margin(16.0 * n));
+}
+
+TEST_CASE("parameter server: g times Herring's NIC bytes, no intra-node pre-reduction")
+{
+  const int n = 4, g = 8;
+  const Topology topo(instance("p3dn.24xlarge"), n, g);
+  const std::uint64_t s = 64 * MiB;
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const Tally ps = tally(topo, ParameterServerAllReduce().steps(req));
+  const Tally he = tally(topo, HerringAllReduce().steps(req));
+  CHECK(ps.gpu_to_host == s * g * n);  // every GPU copies its whole gradient
+  for (int node = 0; node < n; ++node)
+    CHECK(static_cast<double>(ps.nic_out.at(node)) == Approx(g * static_cast<double>(he.nic_out.at(node))).epsilon(1e-6));
+  sim::AnalyticalBackend net(topo);
+  const double t_ps = net.duration(ParameterServerAllReduce().phases(req)).seconds();
+  const double t_he = net.duration(HerringAllReduce().phases(req)).seconds();
+  CHECK(t_ps > 2 * t_he);
+}
+
+TEST_CASE("herring never beats the NIC bound, and matches the ring alone on one node")
+{
+  const int n = GENERATE(1, 2, 8);
+  const Topology topo(instance("p3dn.24xlarge"), n, 8);
+  sim::AnalyticalBackend net(topo);
+  const std::uint64_t s = 256 * MiB;
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const double t = net.duration(HerringAllReduce().phases(req)).seconds();
+  CHECK(net.run_steps(HerringAllReduce().steps(req)).seconds() == Approx(t).epsilon(1e-6));
+  const double nic = topo.instance().nic.bandwidth.bytes_per_s;
+  // Shards out and sums out each cross the NIC: 2 (N-1)/N x S / NIC bandwidth at least.
+  CHECK(t >= 2.0 * (n - 1) / n * static_cast<double>(s) / nic);
+  if (n == 1) {
+    Request ring = req;
+    CHECK(t > 0);
+    CHECK(t == Approx(net.duration(Registry::instance().get("ring").phases(ring)).seconds()).epsilon(1e-6));
+  }
+}
