@@ -1,5 +1,9 @@
 #include "algorithms/registry.hpp"
 
+#include "algorithms/allreduce_direct.hpp"
+#include "algorithms/allreduce_hierarchical.hpp"
+#include "algorithms/allreduce_nvls.hpp"
+#include "algorithms/allreduce_rhd.hpp"
 #include "algorithms/allreduce_ring.hpp"
 #include "core/error.hpp"
 
@@ -8,6 +12,10 @@ namespace ddpsim::algo {
 Registry::Registry()
 {
   add(std::make_unique<RingAllReduce>());
+  add(std::make_unique<RecursiveHalvingDoubling>());
+  add(std::make_unique<HierarchicalAllReduce>());
+  add(std::make_unique<DirectAllReduce>());
+  add(std::make_unique<NvlsAllReduce>());
 }
 
 const Registry& Registry::instance()

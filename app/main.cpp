@@ -15,6 +15,8 @@ int main(int argc, char** argv)
   std::vector<std::unique_ptr<app::Command>> commands;
   commands.push_back(app::make_scenario_command(app));
   commands.push_back(app::make_catalog_command(app));
+  commands.push_back(app::make_collective_command(app));
+  commands.push_back(app::make_calibrate_command(app));
 
   try {
     app.parse(argc, argv);
