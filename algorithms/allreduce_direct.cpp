@@ -43,7 +43,9 @@ bool DirectAllReduce::supports(CollectiveOp op) const { return op != CollectiveO
 StepSchedule DirectAllReduce::steps(const Request& req) const
 {
   check_request(req, *this);
-  StepBuilder b(req);
+  // Shifts run in lock step, as the phases do: on a mesh the shifts' routes differ in speed, and
+  // without the barrier fast pairs would run ahead of the coarse schedule's timing.
+  StepBuilder b(req, /*lock_step=*/true);
   for (const auto& step : plan(req)) {
     for (const Send& s : step) b.send(req.ranks[s.src], req.ranks[s.dst], s.bytes);
     b.next_step();

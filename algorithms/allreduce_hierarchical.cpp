@@ -56,11 +56,14 @@ std::vector<Stage> plan(const Request& req)
   }
   if (n > 1) {
     // After the ring reduce-scatter, local position i owns shard (i + 1) mod G.
+    // GPUs sharing a NIC send their shards as one flow from the first of them (nic_groups).
     Stage inter{"inter-node all-reduce", {}};
-    for (std::size_t i = 0; i < g; ++i) {
+    for (const auto& group : nic_groups(req, nodes.front())) {
       std::vector<VertexId> ring;
-      for (const auto& node : nodes) ring.push_back(node[i]);
-      merge(inter.steps, ring_steps(ring, split_even(shard[(i + 1) % g], n), 0, 2 * (n - 1)));
+      for (const auto& node : nodes) ring.push_back(node[group.front()]);
+      Bytes bytes;
+      for (std::size_t i : group) bytes += shard[(i + 1) % g];
+      merge(inter.steps, ring_steps(ring, split_even(bytes, n), 0, 2 * (n - 1)));
     }
     out.insert(out.begin() + (g > 1 ? 1 : 0), inter);
   }

@@ -22,11 +22,14 @@ std::vector<Send> plan(const Request& req)
       for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], req.bytes});
   if (n > 1) {
     const std::vector<Bytes> slice = split_even(req.bytes, g);
-    for (std::size_t i = 0; i < g; ++i) {
-      // Ring all-reduce of slice i over the nodes: 2(N-1) chunks of slice/N leave each GPU.
-      const std::vector<Bytes> chunk = split_even(slice[i], n);
+    for (const auto& group : nic_groups(req, nodes.front())) {
+      // Ring all-reduce of the group's slices over the nodes: 2(N-1) chunks of 1/N leave each NIC.
+      Bytes bytes;
+      for (std::size_t i : group) bytes += slice[i];
+      const std::vector<Bytes> chunk = split_even(bytes, n);
       Bytes sent;
       for (std::size_t k = 0; k < 2 * (n - 1); ++k) sent += chunk[k % n];
+      const std::size_t i = group.front();
       for (std::size_t m = 0; m < n; ++m) out.push_back({nodes[m][i], nodes[(m + 1) % n][i], sent});
     }
   }

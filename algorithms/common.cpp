@@ -35,6 +35,20 @@ std::vector<std::vector<VertexId>> ranks_by_node(const Request& req)
   return out;
 }
 
+std::vector<std::vector<std::size_t>> nic_groups(const Request& req, const std::vector<VertexId>& node_ranks)
+{
+  std::vector<std::vector<std::size_t>> out;
+  std::map<VertexId, std::size_t> by_nic;
+  for (std::size_t i = 0; i < node_ranks.size(); ++i) {
+    const Device& d = req.topo->device(node_ranks[i]);
+    const VertexId nic = req.topo->nic_of_gpu(d.node, d.index);
+    auto [it, fresh] = by_nic.try_emplace(nic, out.size());
+    if (fresh) out.emplace_back();
+    out[it->second].push_back(i);
+  }
+  return out;
+}
+
 std::vector<Bytes> split_even(Bytes total, std::size_t parts)
 {
   DDPSIM_CHECK(parts > 0, "split into zero parts");
@@ -82,7 +96,7 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
     t.overhead = kind == TaskKind::send ? hop_overhead(req_, src, dst) : Time{0};
     for (std::size_t i = prev_begin_; i < cur_begin_; ++i) {
       const Task& p = out_.tasks[i];
-      if (p.dst == src || p.src == src) t.deps.push_back(static_cast<std::uint32_t>(i));
+      if (lock_step_ || p.dst == src || p.src == src) t.deps.push_back(static_cast<std::uint32_t>(i));
     }
     out_.tasks.push_back(std::move(t));
   }
