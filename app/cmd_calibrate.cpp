@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
@@ -17,6 +18,7 @@ struct CalibrateOptions {
   std::vector<std::string> files;
   std::string instance;
   std::string out;
+  std::string algo = "auto";
 };
 
 class CalibrateCommand final : public Command {
@@ -29,6 +31,10 @@ class CalibrateCommand final : public Command {
     fit_->add_option("files", opt_.files, "nccl-tests outputs")->required()->check(CLI::ExistingFile);
     fit_->add_option("--instance", opt_.instance, "Instance type the logs were measured on")->required();
     fit_->add_option("--out,-o", opt_.out, "Profile to write (YAML)")->required();
+    std::vector<std::string> algos{"auto"};
+    for (std::string_view n : algo::Registry::instance().names()) algos.emplace_back(n);
+    fit_->add_option("--algo", opt_.algo, "Algorithm the logs ran (NCCL_ALGO); auto = NCCL's own choice")
+        ->check(CLI::IsMember(algos));
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -45,7 +51,7 @@ class CalibrateCommand final : public Command {
     std::vector<calibrate::NcclLog> logs;
     for (const std::string& f : opt_.files) logs.push_back(calibrate::read_nccl_log(f));
     // Everything is parsed and fitted before the output is touched; write_output is atomic.
-    const calibrate::Profile prof = calibrate::fit_profile(*inst, logs);
+    const calibrate::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
     write_output(opt_.out, profile_yaml(prof));
     double worst = 0;
     for (const auto& r : prof.residuals) worst = std::max(worst, std::abs(r.error()));

@@ -88,7 +88,7 @@ std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
   return {nodes, log.ranks / nodes};
 }
 
-Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs)
+Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
 {
   DDPSIM_CHECK(!logs.empty(), "fit without logs");
   Profile prof = default_profile(instance.name);
@@ -100,7 +100,7 @@ Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& lo
     const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
     CostModel model(topo, *net);
     for (const LogRow& row : log.rows) {
-      Point p{&log, &row, nodes, model.choose(algo::CollectiveOp::all_reduce, row.bytes, "auto")};
+      Point p{&log, &row, nodes, model.choose(algo::CollectiveOp::all_reduce, row.bytes, algorithm)};
       (nodes > 1 ? network : intra).push_back(p);
     }
     prof.provenance.inputs.push_back(log.file);
@@ -113,8 +113,9 @@ Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& lo
   prof.inter_bw_efficiency = prof.network.efficiency;
   prof.latency.base = Time::from_us(std::max(0.0, prof.network.fitted ? prof.network.alpha_us : prof.intra.alpha_us));
   prof.provenance.method =
-      "weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; "
-      "NCCL's algorithm/protocol choice from its tuning.cc model";
+      std::string("weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; ") +
+      (algorithm == "auto" ? std::string("NCCL's algorithm/protocol choice from its tuning.cc model")
+                           : "algorithm " + algorithm + " (forced in the logs), protocol from NCCL's tuning.cc model");
   for (const auto* pts : {&intra, &network})
     for (const Point& p : *pts) {
       const double t = p.choice.latency_us + p.choice.bandwidth_us / prof.scope(p.nodes).efficiency +
