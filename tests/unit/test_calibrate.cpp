@@ -5,6 +5,7 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/profile_io.hpp"
+#include "app/scenario_loader.hpp"
 #include "calibrate/cost_model.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
@@ -166,4 +167,25 @@ TEST_CASE("validation C: p4de from the catalog alone")
   const InstanceSpec& inst = instance("p4de.24xlarge");
   const Errors e = predict_errors(inst, default_profile(inst.name), read_nccl_log(data("p4de_2node_16gpu_allreduce_awsome.txt")));
   CHECK(e.huge_busbw < 0.11);
+}
+
+// A scenario's communication.profile (relative to the scenario file) slows communication down to
+// what the profile measured: the p5 profile's efficiencies are below 1, so all-reduce takes longer.
+TEST_CASE("scenario: communication.profile is resolved next to the scenario and changes communication")
+{
+  const app::Catalog catalog = app::builtin_catalog();
+  auto scenario = [](const std::string& extra) {
+    return "name: p5\ncluster: {instance: p5.48xlarge, nodes: [1, 2]}\n"
+           "model: {preset: mlp, widths: [4096, 4096, 4096, 4096, 1]}\n"
+           "training: {framework: pytorch-ddp, batch_per_gpu: 64, precision: fp32, samples: 1000000, epochs: 1, optimizer: sgd}\ncommunication: {algorithm: ring" + extra + "}\n";
+  };
+  const std::string where = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/virtual.yaml";
+  const sim::ScenarioSpec plain = app::parse_scenario(where, scenario(""), catalog);
+  const sim::ScenarioSpec fitted = app::parse_scenario(where, scenario(", profile: ../profiles/p5.48xlarge.yaml"), catalog);
+  CHECK(fitted.communication.profile == std::string(DDPSIM_SOURCE_DIR) + "/profiles/p5.48xlarge.yaml");
+  CHECK(fitted.cluster.instance.nic.bandwidth < plain.cluster.instance.nic.bandwidth);
+  const sim::ScenarioReport a = sim::run_scenario(plain), b = sim::run_scenario(fitted);
+  for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s > a.results[i].comm_s);
+  CHECK_THROWS_WITH(app::parse_scenario(where, scenario(", profile: nope.yaml"), catalog),
+                    Catch::Contains("communication.profile") && Catch::Contains("no such file"));
 }
