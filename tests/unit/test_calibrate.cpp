@@ -137,7 +137,7 @@ TEST_CASE("fit: recovers known parameters from a synthetic sweep of the model it
 
 // docs/validation.md, case A: fit on the p5 one-node log and the HyperPod 2-node CSV (sizes
 // >= 32 MiB only), predict the other 2-node p5 log (awsome, srun). Measured on this model:
-// busbw within 8% from 64 MiB, 27% from 1 MiB; small-size time 52% (network alpha is not
+// busbw within 7.6% from 64 MiB, 27.3% from 1 MiB; time within 44.4% below 64 KiB (network alpha is not
 // identifiable from the CSV, so NCCL's table alone prices 2-node latency).
 TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-node log")
 {
@@ -147,10 +147,11 @@ TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-n
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt")));
   CHECK(e.large_busbw < 0.09);
   CHECK(e.big_busbw < 0.29);
-  CHECK(e.small_time < 0.55);
+  CHECK(e.small_time < 0.47);
 }
 
-// Case B: fit on the p5 one-node log and the awsome 2-node log, predict the HyperPod CSV.
+// Case B: fit on the p5 one-node log and the awsome 2-node log, predict the HyperPod CSV
+// (newer NCCL 2.27.7): busbw within 14.8% (32 MiB .. 8 GiB).
 TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod CSV")
 {
   const InstanceSpec& inst = instance("p5.48xlarge");
