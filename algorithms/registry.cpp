@@ -5,6 +5,7 @@
 #include "algorithms/allreduce_nvls.hpp"
 #include "algorithms/allreduce_rhd.hpp"
 #include "algorithms/allreduce_ring.hpp"
+#include "algorithms/allreduce_tree.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::algo {
@@ -12,6 +13,7 @@ namespace ddpsim::algo {
 Registry::Registry()
 {
   add(std::make_unique<RingAllReduce>());
+  add(std::make_unique<TreeAllReduce>());
   add(std::make_unique<RecursiveHalvingDoubling>());
   add(std::make_unique<HierarchicalAllReduce>());
   add(std::make_unique<DirectAllReduce>());

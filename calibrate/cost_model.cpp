@@ -8,7 +8,7 @@
 
 namespace ddpsim::calibrate {
 
-std::vector<std::string> auto_algorithms() { return {"ring", "nvls", "hierarchical"}; }
+std::vector<std::string> auto_algorithms() { return {"ring", "nvls", "tree", "hierarchical"}; }
 
 int default_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
 

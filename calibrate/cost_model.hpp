@@ -6,8 +6,8 @@
 // L_nccl is NCCL's latency formula for the algorithm's latency_hops() (algorithms/nccl_tuning.hpp);
 // alpha, efficiency and gamma come from a profile (calibrate/profile.hpp), per scope.
 // `auto` picks the algorithm and protocol as NCCL's tuning.cc does: the smallest L + B/cap among
-// the NCCL-like algorithms (ring; nvls where the machine has NVLink SHARP; hierarchical standing
-// for NCCL's tree family), before any
+// the NCCL-like algorithms (ring; nvls where the machine has NVLink SHARP; tree; hierarchical, the
+// unpipelined two-level form, as in NCCL's CollNet/NVLSTree shapes), before any
 // fitted correction, exactly as NCCL decides on its own model rather than on measurements.
 #pragma once
 

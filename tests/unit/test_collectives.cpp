@@ -6,6 +6,7 @@
 #include <set>
 
 #include "algorithms/allreduce_ring.hpp"
+#include "algorithms/allreduce_tree.hpp"
 #include "algorithms/common.hpp"
 #include "algorithms/nccl_tuning.hpp"
 #include "algorithms/registry.hpp"
@@ -155,4 +156,35 @@ TEST_CASE("auto: LL for small sizes, Simple for large, time never decreasing wit
     }
     previous = t;
   }
+}
+
+TEST_CASE("tree: NCCL's double binary tree is two spanning trees, interior nodes of one are leaves of the other")
+{
+  for (int n : {2, 3, 4, 5, 8, 13, 16}) {
+    INFO("n=" << n);
+    for (auto parent : {btree_parent, dtree_parent}) {
+      int roots = 0;
+      for (int r = 0; r < n; ++r) {
+        int p = parent(n, r), hops = 0;
+        if (p < 0) ++roots;
+        for (int x = r; parent(n, x) >= 0 && hops <= n; x = parent(n, x)) ++hops;  // reaches the root
+        CHECK(hops < n);
+      }
+      CHECK(roots == 1);
+    }
+    if (n % 2 == 0) {  // mirrored trees: no rank is interior in both (NCCL's full-bandwidth property)
+      std::vector<int> kids1(static_cast<std::size_t>(n)), kids2(static_cast<std::size_t>(n));
+      for (int r = 0; r < n; ++r) {
+        if (btree_parent(n, r) >= 0) ++kids1[static_cast<std::size_t>(btree_parent(n, r))];
+        if (dtree_parent(n, r) >= 0) ++kids2[static_cast<std::size_t>(dtree_parent(n, r))];
+      }
+      for (int r = 0; r < n; ++r) CHECK((kids1[static_cast<std::size_t>(r)] == 0 || kids2[static_cast<std::size_t>(r)] == 0));
+    }
+  }
+  // Hops: 2(G-1) in the node, 2 ceil(log2 N) across (tuning.cc's tree latency).
+  Topology topo(instance("p4d.24xlarge"), 5, 8);
+  Request req{CollectiveOp::all_reduce, Bytes{MiB}, &topo, ring_order(topo), {}, 1};
+  const HopCount h = Registry::instance().get("tree").latency_hops(req);
+  CHECK(h.intra == 14);
+  CHECK(h.inter == 6);
 }
