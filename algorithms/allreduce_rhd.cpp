@@ -58,6 +58,14 @@ Plan plan(const Request& req)
   return out;
 }
 
+// The halves alone have no fold step for the extra ranks: a user asking for them gets told.
+void check_pow2(CollectiveOp op, int p)
+{
+  if (op != CollectiveOp::all_reduce && floor_pow2(p) != p)
+    throw UserError("rhd implements " + std::string(to_string(op)) + " only for a power-of-two rank count, not " +
+                    std::to_string(p));
+}
+
 }  // namespace
 
 bool RecursiveHalvingDoubling::supports(CollectiveOp op) const
@@ -69,7 +77,7 @@ StepSchedule RecursiveHalvingDoubling::steps(const Request& req) const
 {
   check_request(req, *this);
   const int p = static_cast<int>(req.ranks.size());
-  DDPSIM_CHECK(req.op == CollectiveOp::all_reduce || floor_pow2(p) == p, "rhd reduce_scatter/all_gather need P = 2^k");
+  check_pow2(req.op, p);
   StepBuilder b(req);
   for (const auto& step : plan(req)) {
     for (const Send& s : step) b.send(req.ranks[static_cast<std::size_t>(s.src)], req.ranks[static_cast<std::size_t>(s.dst)], s.bytes);
@@ -83,7 +91,7 @@ CoarseSchedule RecursiveHalvingDoubling::phases(const Request& req) const
 {
   check_request(req, *this);
   const int p = static_cast<int>(req.ranks.size());
-  DDPSIM_CHECK(req.op == CollectiveOp::all_reduce || floor_pow2(p) == p, "rhd reduce_scatter/all_gather need P = 2^k");
+  check_pow2(req.op, p);
   CoarseSchedule c;
   c.fixed_latency = req.latency.base;
   int i = 0;

@@ -38,6 +38,9 @@ Choice CostModel::choose(algo::CollectiveOp op, Bytes bytes, std::string_view al
   if (algorithm == "auto") {
     for (const std::string& name : auto_algorithms())
       if (const algo::Algorithm* a = reg.find(name); a && a->supports(op) && a->available(topo_)) candidates.push_back(a);
+    if (candidates.empty())  // e.g. broadcast: any registered algorithm that implements it
+      for (const auto& a : reg.all())
+        if (a->supports(op) && a->available(topo_)) candidates.push_back(a.get());
   } else {
     const algo::Algorithm& a = reg.get(algorithm);
     if (!a.supports(op))
