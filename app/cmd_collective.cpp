@@ -114,7 +114,7 @@ class CollectiveCommand final : public Command {
     cmd_->add_option("--min-bytes,-b", opt_.min_bytes, "Smallest size (e.g. 8, 1M)");
     cmd_->add_option("--max-bytes,-e", opt_.max_bytes, "Largest size (e.g. 8G)");
     cmd_->add_option("--factor,-f", opt_.factor, "Size multiplier between rows")->check(CLI::Range(2, 1024));
-    cmd_->add_option("--profile", opt_.profile, "Calibration profile (profiles/*.yaml); default: catalog alone");
+    cmd_->add_option("--profile", opt_.profile, "Calibration profile (YAML); default: the shipped one for the instance; none: catalog alone");
     cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"nccl-tests", "json", "csv"}));
     cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) instead of stdout");
@@ -134,8 +134,22 @@ class CollectiveCommand final : public Command {
       throw UserError("--instance: unknown instance \"" + opt_.instance + "\"" +
                       (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)"));
     }
-    const calibrate::Profile prof = opt_.profile.empty() ? calibrate::default_profile(inst->name) : load_profile(opt_.profile);
-    if (!opt_.profile.empty() && prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
+    // Default: the shipped profile for this instance when there is one, else the catalog alone.
+    std::string prof_name = opt_.profile;
+    calibrate::Profile prof = calibrate::default_profile(inst->name);
+    if (opt_.profile.empty()) {
+      if (auto b = builtin_profile(inst->name)) {
+        prof = *b;
+        prof_name = "builtin profiles/" + inst->name + ".yaml";
+      } else {
+        prof_name = "none (catalog)";
+      }
+    } else if (opt_.profile == "none") {
+      prof_name = "none (catalog)";
+    } else {
+      prof = load_profile(opt_.profile);
+    }
+    if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
       throw UserError(SourceLocation{opt_.profile, 0, 0}, "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
@@ -176,7 +190,6 @@ class CollectiveCommand final : public Command {
         if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
       }
     }
-    const std::string prof_name = opt_.profile.empty() ? "none (catalog)" : opt_.profile;
     std::string text;
     if (opt_.format == "json") {
       nlohmann::ordered_json j;

@@ -1,6 +1,7 @@
 #include "app/profile_io.hpp"
 
 #include <cstdio>
+#include <map>
 
 #include "app/yaml_reader.hpp"
 
@@ -100,5 +101,16 @@ calibrate::Profile parse_profile(const std::string& name, const std::string& tex
 }
 
 calibrate::Profile load_profile(const std::string& path) { return parse_profile(path, read_text_file(path)); }
+
+const std::map<std::string, std::string>& builtin_profile_texts();  // profiles_data.cpp (generated)
+
+std::optional<calibrate::Profile> builtin_profile(const std::string& instance)
+{
+  const std::string name = instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance;
+  const auto& texts = builtin_profile_texts();
+  const auto it = texts.find(name);
+  if (it == texts.end()) return std::nullopt;
+  return parse_profile("profiles/" + name + ".yaml", it->second);
+}
 
 }  // namespace ddpsim::app
