@@ -16,8 +16,17 @@ std::vector<Send> plan(const Request& req)
   const auto nodes = ranks_by_node(req);
   const int n = static_cast<int>(nodes.size());
   std::vector<Send> out;
+  // On an NVSwitch node a GPU's two chain sends (S to its parent, S to its child) leave through
+  // one switch port, which the analytical backend would not see as shared: draw them as one flow
+  // of 2S to the next GPU, which puts the true 2S on each interior GPU's port in each direction.
+  // On NVLink meshes and PCIe the two sends use different links and stay separate.
+  const bool one_port = req.topo->instance().intra == IntraNodeFabric::nvswitch;
   for (const auto& node : nodes)
     for (std::size_t i = 0; i + 1 < node.size(); ++i) {
+      if (one_port) {
+        out.push_back({node[i], node[i + 1], req.bytes + req.bytes});
+        continue;
+      }
       out.push_back({node[i + 1], node[i], req.bytes});  // reduce down the chain
       out.push_back({node[i], node[i + 1], req.bytes});  // broadcast back
     }

@@ -6,7 +6,8 @@
 //   (depth ceil(log2 N), S/2 per tree edge); broadcast: the same edges in reverse.
 // NCCL pipelines chunks through the whole tree, so all edges are busy at once: one step holds all
 // the traffic (merged per GPU pair) and the slowest edge sets the bandwidth time.
-// Bytes per rank: up to 2S (chain and tree, both directions). Latency: 2(G-1) intra-node hops and
+// Bytes per rank: up to 2S (chain and tree, both directions). Limitation: a node's first GPU
+// sends to its tree parent and children through one NIC as separate flows (not shared here). Latency: 2(G-1) intra-node hops and
 // 2 ceil(log2 N) network hops (tuning.cc's tree latency: 2((ppn-1) intra + log2(nNodes) inter)).
 #pragma once
 

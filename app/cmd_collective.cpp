@@ -152,6 +152,8 @@ class CollectiveCommand final : public Command {
     if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
       throw UserError(SourceLocation{opt_.profile, 0, 0}, "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
+    // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
+    if (cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
     const algo::CollectiveOp op = parse_op(opt_.op);

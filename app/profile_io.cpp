@@ -54,6 +54,7 @@ std::string profile_yaml(const calibrate::Profile& p)
   out << YAML::EndSeq;
   out << YAML::Key << "nccl_version" << YAML::Value << (p.provenance.nccl_version.empty() ? "unknown" : p.provenance.nccl_version);
   out << YAML::Key << "method" << YAML::Value << p.provenance.method;
+  out << YAML::Key << "algorithm" << YAML::Value << p.provenance.algorithm;
   out << YAML::EndMap;
   emit_scope(out, "intra", p.intra);
   emit_scope(out, "network", p.network);
@@ -85,11 +86,12 @@ calibrate::Profile parse_profile(const std::string& name, const std::string& tex
   r.allow_keys(root, "", {"instance", "provenance", "intra", "network", "residuals"});
   p.instance = r.string(root, "", "instance", true).value_or("");
   if (const YAML::Node prov = root["provenance"]; prov.IsDefined() && r.expect_map(prov, "provenance")) {
-    r.allow_keys(prov, "provenance", {"inputs", "nccl_version", "method"});
+    r.allow_keys(prov, "provenance", {"inputs", "nccl_version", "method", "algorithm"});
     if (const YAML::Node in = prov["inputs"]; in.IsSequence())
       for (const YAML::Node& f : in) p.provenance.inputs.push_back(f.as<std::string>(""));
     p.provenance.nccl_version = r.string(prov, "provenance", "nccl_version", false).value_or("");
     p.provenance.method = r.string(prov, "provenance", "method", false).value_or("");
+    p.provenance.algorithm = r.string(prov, "provenance", "algorithm", false).value_or("auto");
   }
   read_scope(r, root, "intra", p.intra);
   read_scope(r, root, "network", p.network);

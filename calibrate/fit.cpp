@@ -107,6 +107,7 @@ Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& lo
     if (!log.nccl_version.empty() && prof.provenance.nccl_version.find(log.nccl_version) == std::string::npos)
       prof.provenance.nccl_version += (prof.provenance.nccl_version.empty() ? "" : ", ") + log.nccl_version;
   }
+  prof.provenance.algorithm = algorithm;
   prof.intra = fit_scope(intra, "one-node");
   prof.network = fit_scope(network, "multi-node");
   prof.intra_bw_efficiency = prof.intra.efficiency;

@@ -24,6 +24,7 @@ struct Provenance {
   std::vector<std::string> inputs;  // files the fit used
   std::string nccl_version;         // when the logs say
   std::string method;               // what was fitted, e.g. "least squares: alpha, beta per hop class"
+  std::string algorithm = "auto";   // the algorithm the logs ran ("auto": NCCL's own choice)
 };
 
 struct ScopeParams {
