@@ -65,11 +65,16 @@ CoarseSchedule NvlsAllReduce::phases(const Request& req) const
   return c;
 }
 
-// A reduce and a multicast through the switch, and NVLSTree's 2(N-1) network hops between them.
+// A reduce and a multicast through the switch and, between them, NVLSTree's tree over the nodes:
+// up and down its depth, 2 ceil(log2 N) network hops (tuning.cc prices NVLSTree like the tree).
+// The bandwidth drawing keeps a ring over the nodes: per NIC it moves 2(N-1)/N x the slice, the
+// same bound as the pipelined tree's up-and-down traffic.
 HopCount NvlsAllReduce::latency_hops(const Request& req) const
 {
   const int n = static_cast<int>(ranks_by_node(req).size());
-  return HopCount{2, 2 * (n - 1)};
+  int depth = 0;
+  while ((1 << depth) < n) ++depth;
+  return HopCount{2, 2 * depth};
 }
 
 }  // namespace ddpsim::algo
