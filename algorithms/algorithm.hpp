@@ -32,14 +32,32 @@ struct Request {
 // The GPUs of every node in `topo`, node-major: the default rank order.
 std::vector<VertexId> all_gpus(const Topology& topo);
 
+// Hops on an algorithm's latency-critical path, split by where they go (NCCL's nsteps and
+// nInterSteps in tuning.cc).
+struct HopCount {
+  int intra = 0;  // inside a node
+  int inter = 0;  // across the network
+};
+
+// Which row of NCCL's tuning tables (algorithms/nccl_tuning.hpp) prices an algorithm's latency.
+enum class NcclFamily { ring, tree, nvls };
+
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
   virtual std::string_view name() const = 0;
   virtual std::string_view summary() const = 0;
   virtual bool supports(CollectiveOp op) const = 0;
+  // False when the machine lacks what the algorithm needs (e.g. NVLink SHARP for nvls).
+  virtual bool available(const Topology& /*topo*/) const { return true; }
   virtual StepSchedule steps(const Request& req) const = 0;
   virtual CoarseSchedule phases(const Request& req) const = 0;
+
+  // The hops a message waits for end to end. Default: every step of every phase, a phase's
+  // steps counting as network hops when any of its flows crosses nodes (step-synchronous
+  // schedules); pipelined algorithms (the ring) override it.
+  virtual HopCount latency_hops(const Request& req) const;
+  virtual NcclFamily nccl_family() const { return NcclFamily::ring; }
 };
 
 }  // namespace ddpsim::algo

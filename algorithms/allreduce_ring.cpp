@@ -8,29 +8,37 @@ namespace {
 int ring_steps(CollectiveOp op, int p) { return op == CollectiveOp::all_reduce ? 2 * (p - 1) : p - 1; }
 
 // Which chunk rank r sends at step k: (r - k) mod P. In an all-reduce the all-gather steps
-// continue the same rotation, starting with the chunk rank r finished reducing, (r + 1) mod P;
-// an all-gather alone starts with the rank's own chunk r.
+// continue the same rotation, starting with the chunk rank r finished reducing, (r + 1) mod P.
+// An all-gather alone starts with the rank's own chunk r: the same formula from k = 0.
 std::size_t chunk_at(int r, int k, int p) { return static_cast<std::size_t>(((r - k) % p + p) % p); }
 
-Time step_overhead(const Request& req, VertexId a, VertexId b)
-{
-  const bool inter = req.topo->device(a).node != req.topo->device(b).node;
-  return inter ? req.latency.inter_step : req.latency.intra_step;
-}
+struct Rings {
+  std::vector<std::vector<VertexId>> order;  // per channel
+  std::vector<std::vector<Bytes>> chunks;    // per channel, P chunks
+};
 
-void check(const Request& req, const RingAllReduce& algo)
+Rings make_rings(const Request& req)
 {
-  DDPSIM_CHECK(req.topo != nullptr && !req.ranks.empty(), "empty collective request");
-  DDPSIM_CHECK(algo.supports(req.op), "ring does not implement " + std::string(to_string(req.op)));
+  Rings r;
+  const std::vector<Bytes> per_channel = split_even(req.bytes, static_cast<std::size_t>(req.channels));
+  for (int c = 0; c < req.channels; ++c) {
+    r.order.push_back(channel_ring(req, c, req.channels));
+    r.chunks.push_back(split_even(per_channel[static_cast<std::size_t>(c)], req.ranks.size()));
+  }
+  return r;
 }
 
 }  // namespace
 
-std::vector<Bytes> split_even(Bytes total, std::size_t parts)
+std::vector<VertexId> channel_ring(const Request& req, int channel, int channels)
 {
-  DDPSIM_CHECK(parts > 0, "split into zero parts");
-  std::vector<Bytes> out(parts, Bytes{total.n / parts});
-  for (std::size_t i = 0; i < total.n % parts; ++i) out[i].n += 1;
+  std::vector<VertexId> out;
+  out.reserve(req.ranks.size());
+  for (const std::vector<VertexId>& node : ranks_by_node(req)) {
+    const std::size_t g = node.size();
+    const std::size_t rot = static_cast<std::size_t>(channel) * g / static_cast<std::size_t>(channels);
+    for (std::size_t i = 0; i < g; ++i) out.push_back(node[(i + rot) % g]);
+  }
   return out;
 }
 
@@ -39,55 +47,56 @@ bool RingAllReduce::supports(CollectiveOp op) const
   return op == CollectiveOp::all_reduce || op == CollectiveOp::reduce_scatter || op == CollectiveOp::all_gather;
 }
 
+// Step k of every channel runs together; a rank's step-k send waits for what its predecessor
+// sent it at step k-1 and for its own previous send (StepBuilder's dependency rule).
 StepSchedule RingAllReduce::steps(const Request& req) const
 {
-  check(req, *this);
+  check_request(req, *this);
   const int p = static_cast<int>(req.ranks.size());
-  StepSchedule s;
-  if (p == 1) return s;
-  const std::vector<Bytes> chunks = split_even(req.bytes, static_cast<std::size_t>(p));
-  const int nsteps = ring_steps(req.op, p);
-  s.tasks.reserve(static_cast<std::size_t>(p) * static_cast<std::size_t>(nsteps));
-  // Task (k, r) is at index k*P + r. It waits for the chunk rank r-1 sent at step k-1, and for
-  // rank r's own previous send (one send at a time per rank and link).
-  for (int k = 0; k < nsteps; ++k) {
-    for (int r = 0; r < p; ++r) {
-      Task t;
-      t.src = req.ranks[static_cast<std::size_t>(r)];
-      t.dst = req.ranks[static_cast<std::size_t>((r + 1) % p)];
-      t.bytes = chunks[chunk_at(r, k, p)];
-      t.overhead = step_overhead(req, t.src, t.dst);
-      if (k > 0) {
-        t.deps.push_back(static_cast<std::uint32_t>((k - 1) * p + (r - 1 + p) % p));
-        t.deps.push_back(static_cast<std::uint32_t>((k - 1) * p + r));
-      }
-      s.tasks.push_back(std::move(t));
+  StepBuilder b(req);
+  if (p == 1) return b.build();
+  const Rings rings = make_rings(req);
+  for (int k = 0; k < ring_steps(req.op, p); ++k) {
+    for (int c = 0; c < req.channels; ++c) {
+      const auto& ring = rings.order[static_cast<std::size_t>(c)];
+      for (int r = 0; r < p; ++r)
+        b.send(ring[static_cast<std::size_t>(r)], ring[static_cast<std::size_t>((r + 1) % p)],
+               rings.chunks[static_cast<std::size_t>(c)][chunk_at(r, k, p)]);
     }
+    b.next_step();
   }
-  return s;
+  return b.build();
 }
 
 CoarseSchedule RingAllReduce::phases(const Request& req) const
 {
-  check(req, *this);
+  check_request(req, *this);
   const int p = static_cast<int>(req.ranks.size());
   CoarseSchedule c;
   c.fixed_latency = req.latency.base;
   if (p == 1) return c;
-  const std::vector<Bytes> chunks = split_even(req.bytes, static_cast<std::size_t>(p));
+  const Rings rings = make_rings(req);
   const int nsteps = ring_steps(req.op, p);
-  Phase phase{std::string(to_string(req.op)), {}, nsteps};
-  phase.flows.reserve(static_cast<std::size_t>(p));
-  for (int r = 0; r < p; ++r) {
-    Flow f;
-    f.src = req.ranks[static_cast<std::size_t>(r)];
-    f.dst = req.ranks[static_cast<std::size_t>((r + 1) % p)];
-    for (int k = 0; k < nsteps; ++k) f.bytes += chunks[chunk_at(r, k, p)];
-    f.step_overhead = step_overhead(req, f.src, f.dst);
-    phase.flows.push_back(f);
+  PhaseBuilder phase(req, std::string(to_string(req.op)), nsteps);
+  for (int ch = 0; ch < req.channels; ++ch) {
+    const auto& ring = rings.order[static_cast<std::size_t>(ch)];
+    for (int r = 0; r < p; ++r) {
+      Bytes sent;
+      for (int k = 0; k < nsteps; ++k) sent += rings.chunks[static_cast<std::size_t>(ch)][chunk_at(r, k, p)];
+      phase.send(ring[static_cast<std::size_t>(r)], ring[static_cast<std::size_t>((r + 1) % p)], sent);
+    }
   }
-  c.phases.push_back(std::move(phase));
+  c.phases.push_back(phase.build());
   return c;
+}
+
+HopCount RingAllReduce::latency_hops(const Request& req) const
+{
+  check_request(req, *this);
+  const int p = static_cast<int>(req.ranks.size());
+  const int n = static_cast<int>(ranks_by_node(req).size());
+  const int k = req.op == CollectiveOp::all_reduce ? 2 : 1;
+  return HopCount{k * (p - 1) - k * (n - 1), k * (n - 1)};
 }
 
 }  // namespace ddpsim::algo

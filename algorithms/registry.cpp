@@ -1,8 +1,13 @@
 #include "algorithms/registry.hpp"
 
+#include "algorithms/allreduce_direct.hpp"
+#include "algorithms/allreduce_hierarchical.hpp"
+#include "algorithms/allreduce_nvls.hpp"
+#include "algorithms/allreduce_rhd.hpp"
 #include "algorithms/allreduce_ring.hpp"
 #include "algorithms/herring.hpp"
 #include "algorithms/parameter_server.hpp"
+#include "algorithms/allreduce_tree.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::algo {
@@ -12,6 +17,11 @@ Registry::Registry()
   add(std::make_unique<RingAllReduce>());
   add(std::make_unique<HerringAllReduce>());
   add(std::make_unique<ParameterServerAllReduce>());
+  add(std::make_unique<TreeAllReduce>());
+  add(std::make_unique<RecursiveHalvingDoubling>());
+  add(std::make_unique<HierarchicalAllReduce>());
+  add(std::make_unique<DirectAllReduce>());
+  add(std::make_unique<NvlsAllReduce>());
 }
 
 const Registry& Registry::instance()

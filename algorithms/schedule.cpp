@@ -1,5 +1,7 @@
 #include "algorithms/schedule.hpp"
 
+#include "algorithms/algorithm.hpp"
+
 namespace ddpsim::algo {
 
 std::string_view to_string(CollectiveOp op)
@@ -38,6 +40,18 @@ std::vector<VertexId> all_gpus(const Topology& topo)
   for (int n = 0; n < topo.nodes(); ++n)
     for (int g = 0; g < topo.gpus_per_node(); ++g) out.push_back(topo.gpu(n, g));
   return out;
+}
+
+HopCount Algorithm::latency_hops(const Request& req) const
+{
+  HopCount h;
+  for (const Phase& p : phases(req).phases) {
+    bool inter = false;
+    for (const Flow& f : p.flows)
+      inter = inter || (f.kind == TaskKind::send && req.topo->device(f.src).node != req.topo->device(f.dst).node);
+    (inter ? h.inter : h.intra) += p.steps;
+  }
+  return h;
 }
 
 }  // namespace ddpsim::algo

@@ -16,6 +16,8 @@ int main(int argc, char** argv)
   commands.push_back(app::make_scenario_command(app));
   commands.push_back(app::make_catalog_command(app));
   commands.push_back(app::make_models_command(app));
+  commands.push_back(app::make_collective_command(app));
+  commands.push_back(app::make_calibrate_command(app));
 
   try {
     app.parse(argc, argv);

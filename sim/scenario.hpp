@@ -56,6 +56,7 @@ struct DataSpec {
 struct CommunicationSpec {
   std::string algorithm = "ring";
   algo::LatencyParams latency;
+  std::string profile;  // calibration profile file (already applied by the loader), "" for none
 };
 
 struct ScenarioSpec {

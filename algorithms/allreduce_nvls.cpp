@@ -1,0 +1,80 @@
+#include "algorithms/allreduce_nvls.hpp"
+
+#include "algorithms/common.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::algo {
+namespace {
+
+struct Send {
+  VertexId src, dst;
+  Bytes bytes;
+};
+
+std::vector<Send> plan(const Request& req)
+{
+  const auto nodes = ranks_by_node(req);
+  const std::size_t n = nodes.size(), g = nodes.front().size();
+  for (const auto& node : nodes) DDPSIM_CHECK(node.size() == g, "nvls needs the same GPU count per node");
+  std::vector<Send> out;
+  if (g > 1)
+    for (const auto& node : nodes)
+      for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], req.bytes});
+  if (n > 1) {
+    const std::vector<Bytes> slice = split_even(req.bytes, g);
+    for (const auto& group : nic_groups(req, nodes.front())) {
+      // Ring all-reduce of the group's slices over the nodes: 2(N-1) chunks of 1/N leave each NIC.
+      Bytes bytes;
+      for (std::size_t i : group) bytes += slice[i];
+      const std::vector<Bytes> chunk = split_even(bytes, n);
+      Bytes sent;
+      for (std::size_t k = 0; k < 2 * (n - 1); ++k) sent += chunk[k % n];
+      const std::size_t i = group.front();
+      for (std::size_t m = 0; m < n; ++m) out.push_back({nodes[m][i], nodes[(m + 1) % n][i], sent});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// NVLink SHARP is a property of the third-generation NVSwitch: H100 and H200 NVSwitch nodes.
+bool NvlsAllReduce::available(const Topology& topo) const
+{
+  const InstanceSpec& s = topo.instance();
+  return s.intra == IntraNodeFabric::nvswitch &&
+         (s.gpu.name.find("H100") != std::string::npos || s.gpu.name.find("H200") != std::string::npos);
+}
+
+StepSchedule NvlsAllReduce::steps(const Request& req) const
+{
+  check_request(req, *this);
+  StepBuilder b(req);
+  for (const Send& s : plan(req)) b.send(s.src, s.dst, s.bytes);
+  return b.build();
+}
+
+CoarseSchedule NvlsAllReduce::phases(const Request& req) const
+{
+  check_request(req, *this);
+  CoarseSchedule c;
+  c.fixed_latency = req.latency.base;
+  PhaseBuilder ph(req, "nvls reduce + multicast", 1);
+  for (const Send& s : plan(req)) ph.send(s.src, s.dst, s.bytes);
+  if (!ph.empty()) c.phases.push_back(ph.build());
+  return c;
+}
+
+// A reduce and a multicast through the switch and, between them, NVLSTree's tree over the nodes:
+// up and down its depth, 2 ceil(log2 N) network hops (tuning.cc prices NVLSTree like the tree).
+// The bandwidth drawing keeps a ring over the nodes: per NIC it moves 2(N-1)/N x the slice, the
+// same bound as the pipelined tree's up-and-down traffic.
+HopCount NvlsAllReduce::latency_hops(const Request& req) const
+{
+  const int n = static_cast<int>(ranks_by_node(req).size());
+  int depth = 0;
+  while ((1 << depth) < n) ++depth;
+  return HopCount{2, 2 * depth};
+}
+
+}  // namespace ddpsim::algo

@@ -1,0 +1,101 @@
+#include "algorithms/allreduce_tree.hpp"
+
+#include "algorithms/common.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::algo {
+namespace {
+
+struct Send {
+  VertexId src, dst;
+  Bytes bytes;
+};
+
+std::vector<Send> plan(const Request& req)
+{
+  const auto nodes = ranks_by_node(req);
+  const int n = static_cast<int>(nodes.size());
+  std::vector<Send> out;
+  // On an NVSwitch node a GPU's two chain sends (S to its parent, S to its child) leave through
+  // one switch port, which the analytical backend would not see as shared: draw them as one flow
+  // of 2S to the next GPU, which puts the true 2S on each interior GPU's port in each direction.
+  // On NVLink meshes and PCIe the two sends use different links and stay separate.
+  const bool one_port = req.topo->instance().intra == IntraNodeFabric::nvswitch;
+  for (const auto& node : nodes)
+    for (std::size_t i = 0; i + 1 < node.size(); ++i) {
+      if (one_port) {
+        out.push_back({node[i], node[i + 1], req.bytes + req.bytes});
+        continue;
+      }
+      out.push_back({node[i + 1], node[i], req.bytes});  // reduce down the chain
+      out.push_back({node[i], node[i + 1], req.bytes});  // broadcast back
+    }
+  const std::vector<Bytes> half = split_even(req.bytes, 2);
+  for (int t = 0; t < 2 && n > 1; ++t)
+    for (int m = 0; m < n; ++m) {
+      const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
+      if (p < 0) continue;
+      const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
+      out.push_back({child, parent, half[static_cast<std::size_t>(t)]});
+      out.push_back({parent, child, half[static_cast<std::size_t>(t)]});
+    }
+  return out;
+}
+
+int depth(int n)
+{
+  int d = 0;
+  while ((1 << d) < n) ++d;
+  return d;
+}
+
+}  // namespace
+
+int btree_parent(int n, int rank)
+{
+  DDPSIM_CHECK(rank >= 0 && rank < n, "tree rank out of range");
+  if (rank == 0) return -1;
+  int bit = 1;
+  while (!(bit & rank)) bit <<= 1;
+  int up = (rank ^ bit) | (bit << 1);
+  if (up >= n) up = rank ^ bit;
+  return up;
+}
+
+int dtree_parent(int n, int rank)
+{
+  if (n % 2 == 1) {  // shift by one
+    const int p = btree_parent(n, (rank - 1 + n) % n);
+    return p < 0 ? -1 : (p + 1) % n;
+  }
+  const int p = btree_parent(n, n - 1 - rank);  // mirror
+  return p < 0 ? -1 : n - 1 - p;
+}
+
+StepSchedule TreeAllReduce::steps(const Request& req) const
+{
+  check_request(req, *this);
+  StepBuilder b(req);
+  for (const Send& s : plan(req)) b.send(s.src, s.dst, s.bytes);
+  return b.build();
+}
+
+CoarseSchedule TreeAllReduce::phases(const Request& req) const
+{
+  check_request(req, *this);
+  CoarseSchedule c;
+  c.fixed_latency = req.latency.base;
+  PhaseBuilder ph(req, "tree reduce + broadcast (pipelined)", 1);
+  for (const Send& s : plan(req)) ph.send(s.src, s.dst, s.bytes);
+  if (!ph.empty()) c.phases.push_back(ph.build());
+  return c;
+}
+
+HopCount TreeAllReduce::latency_hops(const Request& req) const
+{
+  const auto nodes = ranks_by_node(req);
+  const int g = static_cast<int>(nodes.front().size()), n = static_cast<int>(nodes.size());
+  return HopCount{2 * (g - 1), 2 * depth(n)};
+}
+
+}  // namespace ddpsim::algo

@@ -1,0 +1,71 @@
+// Helpers shared by the algorithm files: request checks, per-hop software latency, rank groups
+// by node, and building phases whose flows are merged per (src, dst) pair. Merging matters: the
+// analytical backend times each flow alone, so two channels on the same GPU pair must be one flow
+// carrying both channels' bytes, or the pair's link would be counted twice.
+#pragma once
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+
+namespace ddpsim::algo {
+
+// Throws InternalError for an empty request or an op `algo` does not implement.
+void check_request(const Request& req, const Algorithm& algo);
+
+// The per-step software latency of a hop: intra_step inside a node, inter_step across nodes.
+Time hop_overhead(const Request& req, VertexId a, VertexId b);
+
+// The ranks grouped by node, in rank order (ranks must be node-major: all of a node's ranks
+// contiguous, as ring_order and all_gpus produce).
+std::vector<std::vector<VertexId>> ranks_by_node(const Request& req);
+
+// Positions within one node's rank list grouped by the NIC their GPU uses (Topology::nic_of_gpu),
+// in order of first appearance. Two GPUs that share a NIC share its link: algorithms that send
+// every GPU's shard across the network draw one flow per NIC (from the group's first GPU, with
+// the group's bytes), so the analytical backend, which times each flow alone, sees the sharing.
+std::vector<std::vector<std::size_t>> nic_groups(const Request& req, const std::vector<VertexId>& node_ranks);
+
+// Splits `total` bytes into `parts` chunks that differ by at most one byte (the first ones larger).
+std::vector<Bytes> split_even(Bytes total, std::size_t parts);
+
+// Accumulates the flows of one phase, one flow per (kind, src, dst).
+class PhaseBuilder {
+ public:
+  PhaseBuilder(const Request& req, std::string name, int steps);
+  void send(VertexId src, VertexId dst, Bytes bytes);
+  void local(TaskKind kind, VertexId device, Bytes bytes);
+  Phase build() const;
+  bool empty() const { return flows_.empty(); }
+
+ private:
+  const Request& req_;
+  Phase phase_;
+  std::vector<Flow> flows_;
+  std::map<std::tuple<int, VertexId, VertexId>, std::size_t> index_;
+};
+
+// Accumulates the tasks of a step schedule, one step (a set of tasks that run together) at a
+// time. Within a step, sends on the same (src, dst) are merged. A task of step k depends on the
+// tasks of step k-1 that delivered data to its source and on its source's own sends of step k-1.
+// With `lock_step`, a task of step k waits for every task of step k-1 instead (a barrier).
+class StepBuilder {
+ public:
+  explicit StepBuilder(const Request& req, bool lock_step = false) : req_(req), lock_step_(lock_step) {}
+  void send(VertexId src, VertexId dst, Bytes bytes);
+  void local(TaskKind kind, VertexId device, Bytes bytes);
+  void next_step();  // closes the current step
+  StepSchedule build();
+
+ private:
+  void add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes);
+  const Request& req_;
+  bool lock_step_;
+  StepSchedule out_;
+  std::size_t prev_begin_ = 0, cur_begin_ = 0;
+  std::map<std::tuple<int, VertexId, VertexId>, std::size_t> cur_;
+};
+
+}  // namespace ddpsim::algo

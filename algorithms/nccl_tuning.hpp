@@ -1,0 +1,37 @@
+// NCCL's protocols and the latency half of its cost model, as data (NVIDIA/nccl
+// src/graph/tuning.cc, 2.30; FACTS.md "NCCL's own cost model"). NCCL predicts
+//   time = latency + bytes / bandwidth
+// per (algorithm, protocol) and runs the minimum. The latency is
+//   baseLat[algo][proto] + nIntraSteps x hwLat[intra link][algo][proto] + nInterSteps x netLat
+// where netLat is the network latency of one hop; we take it from the instance's NIC latency
+// (the catalog's 20 us for p5 is the aws-ofi-nccl tuner's own network latency, FACTS.md).
+// Bandwidth comes from the schedule on the topology; a protocol caps it: LL at 0.5x and LL128 at
+// 0.92x of Simple (tuning.cc), because LL sends 4 bytes of flag per 4 bytes of data and LL128
+// 8 bytes per 120.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+
+namespace ddpsim::algo {
+
+enum class Protocol { ll, ll128, simple };
+std::string_view to_string(Protocol p);
+std::vector<Protocol> all_protocols();
+// NCCL_PROTO spelling: "LL", "LL128", "Simple". Returns false when `name` is none of them.
+bool parse_protocol(std::string_view name, Protocol& out);
+
+// Fraction of the Simple protocol's bandwidth a protocol reaches (tuning.cc).
+double protocol_bandwidth_cap(Protocol p);
+
+// NCCL's latency for `hops` of an algorithm of `family` with protocol `p` on `topo`:
+// baseLat + intra x hwLat(NVLink or PCI) + inter x NIC latency (see above).
+Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
+
+// The per-step latencies above as LatencyParams, for schedules that charge them per step.
+LatencyParams nccl_latency_params(NcclFamily family, Protocol p, const Topology& topo);
+
+}  // namespace ddpsim::algo

@@ -1,0 +1,131 @@
+#include "calibrate/fit.hpp"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <memory>
+
+#include "calibrate/cost_model.hpp"
+#include "core/error.hpp"
+#include "sim/backends.hpp"
+
+namespace ddpsim::calibrate {
+namespace {
+
+struct Point {
+  const NcclLog* log;
+  const LogRow* row;
+  int nodes;
+  Choice choice;
+};
+
+enum Col { kAlpha, kBeta, kGamma };
+
+double column(Col c, const Point& p)
+{
+  switch (c) {
+    case kAlpha: return 1.0;
+    case kBeta: return p.choice.bandwidth_us;
+    case kGamma: return std::sqrt(p.row->bytes.as_double() / static_cast<double>(MiB));
+  }
+  return 0;
+}
+
+// Weighted least squares on the active columns; returns coefficients in column order.
+Eigen::VectorXd solve(const std::vector<Point>& pts, const std::vector<Col>& cols)
+{
+  Eigen::MatrixXd a(static_cast<Eigen::Index>(pts.size()), static_cast<Eigen::Index>(cols.size()));
+  Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const double w = 1.0 / pts[i].row->time_us;
+    const auto ii = static_cast<Eigen::Index>(i);
+    for (std::size_t j = 0; j < cols.size(); ++j) a(ii, static_cast<Eigen::Index>(j)) = w * column(cols[j], pts[i]);
+    b(ii) = w * (pts[i].row->time_us - pts[i].choice.latency_us);
+  }
+  return a.colPivHouseholderQr().solve(b);
+}
+
+ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& scope)
+{
+  ScopeParams s;
+  if (pts.empty()) return s;
+  bool small = false;
+  for (const Point& p : pts) small = small || p.row->bytes.n < MiB;
+  std::vector<Col> cols = {kBeta, kGamma};
+  if (small) cols.insert(cols.begin(), kAlpha);
+  if (pts.size() < cols.size() + 1)
+    throw UserError(scope + " fit: " + std::to_string(pts.size()) + " rows are too few for " +
+                    std::to_string(cols.size()) + " parameters");
+  Eigen::VectorXd x = solve(pts, cols);
+  if (x(static_cast<Eigen::Index>(cols.size() - 1)) < 0) {  // gamma < 0: no pipeline fill to see
+    cols.pop_back();
+    x = solve(pts, cols);
+  }
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    const double v = x(static_cast<Eigen::Index>(j));
+    if (cols[j] == kAlpha) s.alpha_us = v;
+    if (cols[j] == kBeta) {
+      if (!(v > 0))
+        throw UserError(scope + " fit: the rows do not determine a bandwidth (need sizes of 1 MiB and more)");
+      s.efficiency = 1.0 / v;
+    }
+    if (cols[j] == kGamma) s.gamma_us = v;
+  }
+  s.fitted = true;
+  s.points = static_cast<int>(pts.size());
+  return s;
+}
+
+}  // namespace
+
+std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
+{
+  int nodes = log.nodes;
+  if (nodes == 0) nodes = log.ranks <= instance.gpus ? 1 : log.ranks / instance.gpus;
+  if (nodes < 1 || log.ranks % nodes != 0 || log.ranks / nodes > instance.gpus)
+    throw UserError(SourceLocation{log.file, 0, 0}, "",
+                    std::to_string(log.ranks) + " ranks do not fit on " + instance.name + " nodes of " +
+                        std::to_string(instance.gpus) + " GPUs");
+  return {nodes, log.ranks / nodes};
+}
+
+Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
+{
+  DDPSIM_CHECK(!logs.empty(), "fit without logs");
+  Profile prof = default_profile(instance.name);
+  std::vector<Point> intra, network;
+  // Topologies and backends live as long as the points' choices point at registry algorithms only.
+  for (const NcclLog& log : logs) {
+    const auto [nodes, gpn] = log_shape(instance, log);
+    const Topology topo(instance, nodes, gpn);
+    const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
+    CostModel model(topo, *net);
+    for (const LogRow& row : log.rows) {
+      Point p{&log, &row, nodes, model.choose(algo::CollectiveOp::all_reduce, row.bytes, algorithm)};
+      (nodes > 1 ? network : intra).push_back(p);
+    }
+    prof.provenance.inputs.push_back(log.file);
+    if (!log.nccl_version.empty() && prof.provenance.nccl_version.find(log.nccl_version) == std::string::npos)
+      prof.provenance.nccl_version += (prof.provenance.nccl_version.empty() ? "" : ", ") + log.nccl_version;
+  }
+  prof.provenance.algorithm = algorithm;
+  prof.intra = fit_scope(intra, "one-node");
+  prof.network = fit_scope(network, "multi-node");
+  prof.intra_bw_efficiency = prof.intra.efficiency;
+  prof.inter_bw_efficiency = prof.network.efficiency;
+  prof.latency.base = Time::from_us(std::max(0.0, prof.network.fitted ? prof.network.alpha_us : prof.intra.alpha_us));
+  prof.provenance.method =
+      std::string("weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; ") +
+      (algorithm == "auto" ? std::string("NCCL's algorithm/protocol choice from its tuning.cc model")
+                           : "algorithm " + algorithm + " (forced in the logs), protocol from NCCL's tuning.cc model");
+  for (const auto* pts : {&intra, &network})
+    for (const Point& p : *pts) {
+      const double t = p.choice.latency_us + p.choice.bandwidth_us / prof.scope(p.nodes).efficiency +
+                       prof.scope(p.nodes).alpha_us +
+                       prof.scope(p.nodes).gamma_us * std::sqrt(p.row->bytes.as_double() / static_cast<double>(MiB));
+      prof.residuals.push_back(Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
+                                        std::string(p.choice.algorithm->name()), std::string(to_string(p.choice.protocol))});
+    }
+  return prof;
+}
+
+}  // namespace ddpsim::calibrate

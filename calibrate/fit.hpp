@@ -1,0 +1,29 @@
+// Fitting a profile to nccl-tests logs (Eigen least squares). For every out-of-place row the
+// cost model (calibrate/cost_model.hpp) gives NCCL's choice of algorithm and protocol and its
+// terms L and B; the fit solves, per scope (one node / several nodes),
+//   t_measured - L = alpha + (1/efficiency) x B + gamma x sqrt(S/MiB)
+// weighted by 1/t_measured, so it minimises relative error: small and large sizes count alike
+// (nccl-tests sweeps sizes geometrically). Why these three: alpha is the latency NCCL's table
+// misses, 1/efficiency the bandwidth the links do not deliver, gamma the pipeline fill that makes
+// mid sizes slower than alpha-beta predicts. Guards: alpha is fitted only when the scope has rows
+// below 1 MiB (otherwise it is unidentifiable: kept at 0, i.e. NCCL's table alone); gamma is
+// dropped when the fit makes it negative; a non-positive 1/efficiency is an error.
+#pragma once
+
+#include <vector>
+
+#include "calibrate/nccl_log.hpp"
+#include "calibrate/profile.hpp"
+#include "topology/instance.hpp"
+
+namespace ddpsim::calibrate {
+
+// Throws UserError when a log does not fit the instance (rank count) or a scope cannot be fitted.
+// `algorithm`: "auto" (NCCL's own choice, for logs run without NCCL_ALGO) or the algorithm the
+// logs forced (e.g. "ring" for NCCL_ALGO=Ring or NCCL_TREE_THRESHOLD=0).
+Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm = "auto");
+
+// Nodes and GPUs per node of a log on `instance` (CSV: its Nodes column; text: ranks / GPUs).
+std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log);
+
+}  // namespace ddpsim::calibrate

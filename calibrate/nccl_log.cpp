@@ -1,0 +1,179 @@
+#include "calibrate/nccl_log.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ddpsim::calibrate {
+namespace {
+
+[[noreturn]] void fail(const std::string& file, int line, int col, const std::string& msg)
+{
+  throw UserError(SourceLocation{file, line, col}, "", msg);
+}
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(cur);
+  return out;
+}
+
+std::string trim(const std::string& s)
+{
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+// A number in full, or NaN.
+double number(const std::string& s)
+{
+  if (s.empty()) return std::nan("");
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() ? v : std::nan("");
+}
+
+// Launcher prefixes: "[1,0]<stdout>:" (Open MPI --tag-output), "0:" (srun --label).
+const std::regex kPrefix(R"(^\s*(\[\d+,\d+\]<std(out|err)>:|\d+:(?=\s)))");
+
+int ranks_from_ratio(const NcclLog& log)
+{
+  // The largest row has the most digits in algbw and busbw: busbw/algbw = 2(n-1)/n.
+  const LogRow* best = nullptr;
+  for (const LogRow& r : log.rows)
+    if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
+  if (!best) fail(log.file, 0, 0, "no row with a bandwidth: cannot tell the rank count");
+  const double ratio = best->busbw_GBps / best->algbw_GBps;
+  if (!(ratio >= 0.99 && ratio < 2.0))
+    fail(log.file, best->line, 1, "busbw/algbw = " + std::to_string(ratio) + " is not an all_reduce's 2(n-1)/n");
+  return std::max(1, static_cast<int>(std::lround(2.0 / (2.0 - ratio))));
+}
+
+NcclLog parse_csv(const std::string& file, const std::vector<std::string>& lines)
+{
+  NcclLog log;
+  log.file = file;
+  std::vector<std::string> header;
+  int idx_nodes = -1, idx_gpus = -1, idx_size = -1, idx_algbw = -1, idx_busbw = -1;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string line = trim(lines[i]);
+    const int lineno = static_cast<int>(i) + 1;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells = split(line, ',');
+    for (auto& c : cells) c = trim(c);
+    if (header.empty()) {
+      header = cells;
+      for (std::size_t c = 0; c < header.size(); ++c) {
+        const std::string& h = header[c];
+        const int ci = static_cast<int>(c);
+        if (h == "Nodes") idx_nodes = ci;
+        if (h == "GPUs") idx_gpus = ci;
+        if (h == "size(MB)") idx_size = ci;
+        if (h == "out algbw(GB/s)") idx_algbw = ci;
+        if (h == "out busbw(GB/s)") idx_busbw = ci;
+      }
+      for (auto [idx, name] : {std::pair{idx_nodes, "Nodes"}, {idx_gpus, "GPUs"}, {idx_size, "size(MB)"},
+                               {idx_algbw, "out algbw(GB/s)"}, {idx_busbw, "out busbw(GB/s)"}})
+        if (idx < 0) fail(file, lineno, 1, std::string("CSV header has no column \"") + name + "\"");
+      continue;
+    }
+    if (cells.size() != header.size())
+      fail(file, lineno, 1, "expected " + std::to_string(header.size()) + " columns, found " + std::to_string(cells.size()));
+    auto get = [&](int idx) {
+      const double v = number(cells[static_cast<std::size_t>(idx)]);
+      if (std::isnan(v) || v < 0) fail(file, lineno, 1, "column \"" + header[static_cast<std::size_t>(idx)] + "\" is not a number: \"" + cells[static_cast<std::size_t>(idx)] + "\"");
+      return v;
+    };
+    const int nodes = static_cast<int>(get(idx_nodes)), gpus = static_cast<int>(get(idx_gpus));
+    if ((log.nodes && log.nodes != nodes) || (log.ranks && log.ranks != gpus))
+      fail(file, lineno, 1, "rows with different Nodes/GPUs in one file (split it per cluster size)");
+    log.nodes = nodes;
+    log.ranks = gpus;
+    LogRow r;
+    r.line = lineno;
+    r.bytes = Bytes{static_cast<std::uint64_t>(std::llround(get(idx_size) * static_cast<double>(MiB)))};
+    r.algbw_GBps = get(idx_algbw);
+    r.busbw_GBps = get(idx_busbw);
+    if (r.algbw_GBps <= 0) fail(file, lineno, 1, "algbw must be positive");
+    r.time_us = r.bytes.as_double() / (r.algbw_GBps * 1e9) * 1e6;
+    log.rows.push_back(r);
+  }
+  if (header.empty()) fail(file, 0, 0, "no CSV header found");
+  return log;
+}
+
+NcclLog parse_text(const std::string& file, const std::vector<std::string>& lines)
+{
+  NcclLog log;
+  log.file = file;
+  const std::regex version(R"(NCCL version\s+([0-9][0-9A-Za-z.+_-]*))");
+  int with_root = -1;  // -1 unknown: decided by the header line, else by the row's shape
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    std::string line = std::regex_replace(lines[i], kPrefix, "", std::regex_constants::format_first_only);
+    if (std::regex_search(line, m, version) && log.nccl_version.empty()) log.nccl_version = m[1];
+    const std::string t = trim(line);
+    if (t.empty()) continue;
+    if (t[0] == '#') {
+      if (t.find("redop") != std::string::npos) with_root = t.find("root") != std::string::npos ? 1 : 0;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(t[0]))) continue;  // prose, "...", NCCL INFO lines
+    std::istringstream in(t);
+    std::vector<std::string> tok;
+    for (std::string w; in >> w;) tok.push_back(w);
+    // size count type redop [root] time algbw busbw #wrong|error ...
+    const bool root = with_root == 1 || (with_root == -1 && tok.size() >= 9 && tok[4] == "-1");
+    const std::size_t t0 = root ? 5 : 4;
+    const int col = static_cast<int>(lines[i].find(t) + 1);
+    if (tok.size() < t0 + 3)
+      fail(file, lineno, col, "truncated nccl-tests row: expected size, count, type, redop" +
+                                  std::string(root ? ", root" : "") + ", time, algbw, busbw");
+    const double size = number(tok[0]), time = number(tok[t0]), algbw = number(tok[t0 + 1]), busbw = number(tok[t0 + 2]);
+    if (std::isnan(size) || std::isnan(number(tok[1])) || std::isnan(time) || std::isnan(algbw) || std::isnan(busbw) ||
+        time < 0 || size < 0)
+      fail(file, lineno, col, "wrong columns: expected numbers for size, count, time, algbw and busbw in \"" + t + "\"");
+    if (size == 0) continue;
+    if (!log.rows.empty() && static_cast<std::uint64_t>(size) <= log.rows.back().bytes.n)
+      fail(file, lineno, col, "sizes must increase down a table (a second table in the same file? split it)");
+    log.rows.push_back(LogRow{lineno, Bytes{static_cast<std::uint64_t>(size)}, time, algbw, busbw});
+  }
+  return log;
+}
+
+}  // namespace
+
+NcclLog parse_nccl_log(const std::string& file, const std::string& text)
+{
+  std::vector<std::string> lines = split(text, '\n');
+  bool csv = false;
+  for (const std::string& l : lines) {
+    const std::string t = trim(l);
+    if (t.empty() || t[0] == '#') continue;
+    csv = t.find(',') != std::string::npos && t.find("size") != std::string::npos;
+    break;
+  }
+  NcclLog log = csv ? parse_csv(file, lines) : parse_text(file, lines);
+  if (log.rows.empty()) fail(file, 0, 0, "no nccl-tests result rows found");
+  if (log.ranks == 0) log.ranks = ranks_from_ratio(log);
+  return log;
+}
+
+NcclLog read_nccl_log(const std::string& file)
+{
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw UserError(SourceLocation{file, 0, 0}, "", "cannot read the file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_nccl_log(file, s.str());
+}
+
+}  // namespace ddpsim::calibrate

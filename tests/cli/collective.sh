@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `ddpsim collective` and `ddpsim calibrate fit` through the real binary: the nccl-tests table
+# has all_reduce_perf's columns, its own output fits back, and bad logs exit 2 with one line
+# naming file:line:column while an existing profile survives.
+set -u
+data=$1
+ddpsim=${DDPSIM:?set DDPSIM to the binary}
+fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+say() { if [ "$1" = ok ]; then echo "ok   $2"; else echo "FAIL $2"; fail=1; fi; }
+check() {  # name expected_rc expected_substring command...
+  local name=$1 want_rc=$2 want=$3; shift 3
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  local lines; lines=$(printf '%s' "$err" | grep -c '')
+  if [ "$rc" != "$want_rc" ] || [ "$lines" != 1 ] || [[ "$err" != *"$want"* ]] ||
+     grep -qiE 'terminate|abort|segmentation|stack' <<<"$err"; then
+    say fail "$name: rc=$rc (want $want_rc), $lines stderr line(s): $err"
+  else
+    say ok "$name: $err"
+  fi
+}
+
+# The table: 8 B .. 8 GiB by 2 = 31 rows of 11 fields; busbw = algbw x 2(n-1)/n with n = 16.
+"$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests >"$tmp/pred.txt" || say fail "collective exit"
+rows=$(grep -vc '^#' "$tmp/pred.txt")
+[ "$rows" = 31 ] && say ok "31 rows" || say fail "rows: $rows"
+awk '!/^#/ { if (NF != 11 || $3 != "float" || $4 != "sum") bad = 1;
+             if ($7 > 10 && ($8 / $7 < 1.87 || $8 / $7 > 1.88)) bad = 1 } END { exit bad }' "$tmp/pred.txt" &&
+  say ok "columns and busbw factor" || say fail "columns or busbw factor"
+"$ddpsim" collective --instance p5.48xlarge --nodes 2 --format json | grep -q '"busbw_GBps"' && say ok json || say fail json
+# Deterministic: the same command gives the same bytes.
+"$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests | cmp -s - "$tmp/pred.txt" &&
+  say ok deterministic || say fail "not deterministic"
+# Round trip: ddpsim's own table fits back with tiny residuals (the model recovering itself).
+"$ddpsim" calibrate fit "$tmp/pred.txt" --instance p5.48xlarge --out "$tmp/self.yaml" 2>/dev/null || say fail "self fit"
+grep -q 'efficiency: 1.0000' "$tmp/self.yaml" && say ok "self fit recovers efficiency 1" || say fail "self fit: $(grep efficiency "$tmp/self.yaml")"
+# The fitted profile feeds collective.
+"$ddpsim" collective --instance p5.48xlarge --nodes 2 --profile "$tmp/self.yaml" >/dev/null && say ok "profile used" || say fail "profile"
+
+# Bad logs: exit 2, one line, existing output untouched.
+echo precious >"$tmp/out.yaml"
+head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"
+printf '%s\n' '[1,0]<stdout>:     1048576        262144     float     sum      -1    28.56' >>"$tmp/trunc.txt"
+check truncated 2 "$tmp/trunc.txt:21:" "$ddpsim" calibrate fit "$tmp/trunc.txt" --instance p5.48xlarge --out "$tmp/out.yaml"
+printf '# nothing\n' >"$tmp/empty.txt"
+check no_rows 2 "no nccl-tests result rows" "$ddpsim" calibrate fit "$tmp/empty.txt" --instance p5.48xlarge --out "$tmp/out.yaml"
+printf 'Nodes,GPUs,size(MB)\n2,16,32\n' >"$tmp/cols.csv"
+check wrong_columns 2 "no column" "$ddpsim" calibrate fit "$tmp/cols.csv" --instance p5.48xlarge --out "$tmp/out.yaml"
+check two_tables 2 "sizes must increase" "$ddpsim" calibrate fit \
+  "$data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_awsdocs_dlami.txt" --instance p3dn.24xlarge --out "$tmp/out.yaml"
+check unknown_instance 2 "did you mean" "$ddpsim" calibrate fit "$data/p5_2node_16gpu_allreduce_awsome.txt" \
+  --instance p5.48xlarg --out "$tmp/x.yaml"
+check bad_profile 2 "$tmp/empty.txt" "$ddpsim" collective --instance p5.48xlarge --profile "$tmp/empty.txt"
+check profile_instance 2 "profile is for" "$ddpsim" collective --instance p4de.24xlarge --profile "$tmp/self.yaml"
+check nvls_on_a100 2 "not available" "$ddpsim" collective --instance p4de.24xlarge --algo nvls
+[ "$(cat "$tmp/out.yaml")" = precious ] && say ok "failed fits keep the existing output" || say fail "output touched"
+exit $fail

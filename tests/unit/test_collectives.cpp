@@ -1,0 +1,192 @@
+// The algorithm library against the closed forms of docs/algorithms.md, over the whole registry,
+// and NCCL's latency table and protocol choice (algorithms/nccl_tuning.hpp).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "algorithms/allreduce_ring.hpp"
+#include "algorithms/allreduce_tree.hpp"
+#include "algorithms/common.hpp"
+#include "algorithms/nccl_tuning.hpp"
+#include "algorithms/registry.hpp"
+#include "app/catalog_loader.hpp"
+#include "calibrate/cost_model.hpp"
+#include "sim/analytical.hpp"
+#include "topology/rings.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::algo;
+
+namespace {
+
+const InstanceSpec& instance(const char* name)
+{
+  static const app::Catalog c = app::builtin_catalog();
+  return *c.find(name);
+}
+
+std::map<VertexId, double> sent_per_device(const StepSchedule& s)
+{
+  std::map<VertexId, double> out;
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::send) out[t.src] += t.bytes.as_double();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every registered algorithm with channels, on NVLS and mesh machines: both granularities agree")
+{
+  const char* name = GENERATE("p5.48xlarge", "p3dn.24xlarge");
+  const int nodes = GENERATE(1, 2, 3);
+  const std::uint64_t bytes = GENERATE(std::uint64_t{4096}, std::uint64_t{48} * MiB + 7);
+  Topology topo(instance(name), nodes, instance(name).gpus);
+  sim::AnalyticalBackend net(topo);
+  for (const auto& a : Registry::instance().all()) {
+    if (!a->available(topo) || !a->supports(CollectiveOp::all_reduce)) continue;
+    INFO(a->name() << " " << name << " nodes=" << nodes << " bytes=" << bytes);
+    Request req{CollectiveOp::all_reduce, Bytes{bytes}, &topo, ring_order(topo), {}, calibrate::default_channels(topo)};
+    const StepSchedule steps = a->steps(req);
+    const CoarseSchedule coarse = a->phases(req);
+    CHECK(total_sent(steps) == total_sent(coarse));
+    CHECK(net.run_steps(steps).seconds() == Approx(net.duration(coarse).seconds()).epsilon(1e-6).margin(1e-8));
+    // No send to itself (local reduce/copy tasks name one device), no task depending forward
+    // (StepBuilder's invariant, checked independently).
+    for (std::size_t i = 0; i < steps.tasks.size(); ++i) {
+      if (steps.tasks[i].kind == TaskKind::send) CHECK(steps.tasks[i].src != steps.tasks[i].dst);
+      else CHECK(steps.tasks[i].src == steps.tasks[i].dst);
+      for (auto d : steps.tasks[i].deps) CHECK(d < i);
+    }
+  }
+}
+
+TEST_CASE("bytes per rank match docs/algorithms.md and the load is symmetric")
+{
+  const int nodes = GENERATE(1, 2, 4);
+  Topology topo(instance("p4d.24xlarge"), nodes, 8);
+  const double s = 8.0 * 1000 * 1000 + 24;  // divisible by 2^k: exact halving
+  Request req{CollectiveOp::all_reduce, Bytes{static_cast<std::uint64_t>(s)}, &topo, ring_order(topo), {}, 1};
+  const double p = static_cast<double>(req.ranks.size()), g = 8, n = nodes;
+  const double ring_like = 2 * (p - 1) / p * s;
+  for (const char* name : {"ring", "rhd", "direct"}) {
+    INFO(name);
+    const auto sent = sent_per_device(Registry::instance().get(name).steps(req));
+    CHECK(sent.size() == req.ranks.size());
+    for (auto [dev, b] : sent) CHECK(b == Approx(ring_like).margin(2 * p));
+  }
+  // Hierarchical: 2(G-1)/G x S inside the node per GPU; across nodes 2(N-1)/N x S/G per GPU
+  // (p4d: two GPUs share each NIC, drawn as one flow carrying both shards).
+  const StepSchedule h = Registry::instance().get("hierarchical").steps(req);
+  std::map<VertexId, double> intra, inter;
+  for (const Task& t : h.tasks)
+    (topo.device(t.src).node == topo.device(t.dst).node ? intra : inter)[t.src] += t.bytes.as_double();
+  for (auto [dev, b] : intra) CHECK(b == Approx(2 * (g - 1) / g * s).margin(2 * g));
+  double network_total = 0;
+  for (auto [dev, b] : inter) network_total += b;
+  CHECK(network_total == Approx(n * g * 2 * (n - 1) / n * s / g).margin(4 * p));
+  CHECK(inter.size() == static_cast<std::size_t>(nodes > 1 ? nodes * topo.instance().nic.count : 0));
+}
+
+TEST_CASE("nvls: S per GPU port inside a node; only on NVLink SHARP machines")
+{
+  const auto& nvls = Registry::instance().get("nvls");
+  CHECK_FALSE(nvls.available(Topology(instance("p4d.24xlarge"), 1, 8)));
+  Topology topo(instance("p5.48xlarge"), 1, 8);
+  REQUIRE(nvls.available(topo));
+  const std::uint64_t s = 64 * MiB;
+  Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  for (auto [dev, b] : sent_per_device(nvls.steps(req))) CHECK(b == Approx(static_cast<double>(s)));
+  // Its bandwidth bound beats the ring's by 2(G-1)/G (port load S against 2(G-1)/G x S).
+  sim::AnalyticalBackend net(topo);
+  const double t_nvls = net.duration(nvls.phases(req)).seconds();
+  const double t_ring = net.duration(RingAllReduce().phases(req)).seconds();
+  CHECK(t_ring / t_nvls == Approx(2.0 * 7 / 8).epsilon(0.01));
+}
+
+TEST_CASE("ring channels leave each node through different NICs")
+{
+  Topology topo(instance("p4d.24xlarge"), 2, 8);
+  Request req{CollectiveOp::all_reduce, Bytes{MiB}, &topo, ring_order(topo), {}, 4};
+  std::set<VertexId> nics;
+  for (int c = 0; c < 4; ++c) {
+    const auto ring = channel_ring(req, c, 4);
+    const Device& last = topo.device(ring[7]);  // node 0's last rank sends to node 1
+    nics.insert(topo.nic_of_gpu(last.node, last.index));
+  }
+  CHECK(nics.size() == 4);
+}
+
+TEST_CASE("NCCL latency: tuning.cc's formula with the catalog's network latency")
+{
+  // Ring all-reduce on 2 x 8 GPUs: baseLat + (nsteps - nInter) x hwLat(NVLink) + nInter x net.
+  Topology topo(instance("p5.48xlarge"), 2, 8);
+  Request req{CollectiveOp::all_reduce, Bytes{8}, &topo, ring_order(topo), {}, 1};
+  const HopCount hops = RingAllReduce().latency_hops(req);
+  CHECK(hops.intra == 28);
+  CHECK(hops.inter == 2);
+  const double net_us = topo.instance().nic.latency.us();
+  CHECK(nccl_latency(NcclFamily::ring, Protocol::ll, hops, topo).us() == Approx(6.6 + 28 * 0.6 + 2 * net_us));
+  CHECK(nccl_latency(NcclFamily::ring, Protocol::simple, hops, topo).us() == Approx(8.4 + 28 * 3.4 + 2 * net_us));
+  // Hierarchical on the tree row: 2(G-1) intra + 2(N-1) network hops.
+  const HopCount th = Registry::instance().get("hierarchical").latency_hops(req);
+  CHECK(th.intra == 14);
+  CHECK(th.inter == 2);
+  CHECK(protocol_bandwidth_cap(Protocol::ll) == 0.5);
+  CHECK(protocol_bandwidth_cap(Protocol::ll128) == 0.92);
+}
+
+TEST_CASE("auto: LL for small sizes, Simple for large, time never decreasing with size")
+{
+  const char* name = GENERATE("p3dn.24xlarge", "p4de.24xlarge", "p5.48xlarge");
+  const int nodes = GENERATE(1, 2, 8);
+  Topology topo(instance(name), nodes, 8);
+  sim::AnalyticalBackend net(topo);
+  calibrate::CostModel model(topo, net);
+  const calibrate::Profile prof = calibrate::default_profile(name);
+  CHECK(model.choose(CollectiveOp::all_reduce, Bytes{8}, "auto").protocol == Protocol::ll);
+  CHECK(model.choose(CollectiveOp::all_reduce, Bytes{8 * GiB}, "auto").protocol == Protocol::simple);
+  double previous = 0;
+  for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
+    const calibrate::Choice c = model.choose(CollectiveOp::all_reduce, Bytes{b}, "auto");
+    const double t = model.time_us(c, prof, Bytes{b});
+    CHECK(t >= previous * (1 - 1e-12));
+    // auto is the minimum over its candidates and protocols.
+    for (const char* a : {"ring", "hierarchical"}) {
+      const calibrate::Choice fixed = model.choose(CollectiveOp::all_reduce, Bytes{b}, a);
+      CHECK(c.latency_us + c.bandwidth_us <= fixed.latency_us + fixed.bandwidth_us + 1e-9);
+    }
+    previous = t;
+  }
+}
+
+TEST_CASE("tree: NCCL's double binary tree is two spanning trees, interior nodes of one are leaves of the other")
+{
+  for (int n : {2, 3, 4, 5, 8, 13, 16}) {
+    INFO("n=" << n);
+    for (auto parent : {btree_parent, dtree_parent}) {
+      int roots = 0;
+      for (int r = 0; r < n; ++r) {
+        int p = parent(n, r), hops = 0;
+        if (p < 0) ++roots;
+        for (int x = r; parent(n, x) >= 0 && hops <= n; x = parent(n, x)) ++hops;  // reaches the root
+        CHECK(hops < n);
+      }
+      CHECK(roots == 1);
+    }
+    if (n % 2 == 0) {  // mirrored trees: no rank is interior in both (NCCL's full-bandwidth property)
+      std::vector<int> kids1(static_cast<std::size_t>(n)), kids2(static_cast<std::size_t>(n));
+      for (int r = 0; r < n; ++r) {
+        if (btree_parent(n, r) >= 0) ++kids1[static_cast<std::size_t>(btree_parent(n, r))];
+        if (dtree_parent(n, r) >= 0) ++kids2[static_cast<std::size_t>(dtree_parent(n, r))];
+      }
+      for (int r = 0; r < n; ++r) CHECK((kids1[static_cast<std::size_t>(r)] == 0 || kids2[static_cast<std::size_t>(r)] == 0));
+    }
+  }
+  // Hops: 2(G-1) in the node, 2 ceil(log2 N) across (tuning.cc's tree latency).
+  Topology topo(instance("p4d.24xlarge"), 5, 8);
+  Request req{CollectiveOp::all_reduce, Bytes{MiB}, &topo, ring_order(topo), {}, 1};
+  const HopCount h = Registry::instance().get("tree").latency_hops(req);
+  CHECK(h.intra == 14);
+  CHECK(h.inter == 6);
+}
