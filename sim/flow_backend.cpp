@@ -1,0 +1,236 @@
+#include "sim/flow_backend.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "sim/analytical.hpp"
+#include "sim/flow_graph.hpp"
+#include "sim/subprocess.hpp"
+
+namespace ddpsim::sim {
+namespace {
+
+// Builds a FlowGraph: links are created on first use, routes are shared by flows with the same
+// path and delay. Link keys: topology edges, then one memory "link" per device (local reductions
+// and copies run at its memory bandwidth and share it), then one fatpipe per distinct delay.
+class GraphBuilder {
+ public:
+  GraphBuilder(const Topology& topo, const Router& router, bool fold) : topo_(topo), router_(router), fold_(fold) {}
+
+  // Route index for a flow of `kind` from src to dst that first waits `delay`.
+  std::int32_t route(algo::TaskKind kind, VertexId src, VertexId dst, Time delay)
+  {
+    const auto key = std::tuple{kind == algo::TaskKind::send, src, dst, delay.ps};
+    if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+    std::vector<std::uint32_t> path;
+    if (delay > Time{0}) path.push_back(delay_link(delay));
+    if (kind == algo::TaskKind::send) {
+      for (EdgeId e : router_.route(src, dst).links) {
+        const EdgeId f = fold_ ? topo_.fold_link(e) : e;
+        path.push_back(link(f, topo_.link(f).bandwidth.bytes_per_s));
+      }
+      std::vector<std::uint32_t> sorted = path;
+      std::sort(sorted.begin(), sorted.end());
+      // A folded route crossing two copies of one link would be charged twice: callers check.
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) folded_twice_ = true;
+    } else {
+      DDPSIM_CHECK(src == dst, "a local task names two devices");
+      const VertexId dev = fold_ ? topo_.fold_vertex(src) : src;
+      path.push_back(link(topo_.link_count() + dev, memory_bandwidth(topo_, dev).bytes_per_s));
+    }
+    const auto id = static_cast<std::int32_t>(g_.routes.size());
+    g_.routes.push_back(std::move(path));
+    routes_.emplace(key, id);
+    return id;
+  }
+
+  // A pure delay (a zero-byte item over a fatpipe with that latency).
+  std::int32_t delay_route(Time delay)
+  {
+    const auto key = std::tuple{false, VertexId{0}, VertexId{0}, -delay.ps};
+    if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+    const auto id = static_cast<std::int32_t>(g_.routes.size());
+    g_.routes.push_back({delay_link(delay)});
+    routes_.emplace(key, id);
+    return id;
+  }
+
+  std::uint32_t add(std::int32_t route, Bytes bytes, std::vector<std::uint32_t> deps)
+  {
+    g_.items.push_back(FlowGraph::Item{route, bytes.n, std::move(deps)});
+    return static_cast<std::uint32_t>(g_.items.size() - 1);
+  }
+  // Completes once `deps` have, after `delay` (an instant barrier when delay is 0).
+  std::uint32_t wait(std::vector<std::uint32_t> deps, Time delay = Time{0})
+  {
+    return add(delay > Time{0} ? delay_route(delay) : -1, Bytes{0}, std::move(deps));
+  }
+
+  bool folded_twice() const { return folded_twice_; }
+  FlowGraph take() { return std::move(g_); }
+
+ private:
+  std::uint32_t link(std::size_t key, double bandwidth)
+  {
+    auto [it, fresh] = links_.try_emplace(key, static_cast<std::uint32_t>(g_.links.size()));
+    if (fresh) g_.links.push_back(FlowGraph::Link{bandwidth, 0.0, false});
+    return it->second;
+  }
+  std::uint32_t delay_link(Time delay)
+  {
+    auto [it, fresh] = delays_.try_emplace(delay.ps, static_cast<std::uint32_t>(g_.links.size()));
+    // Far above any real link, and a fatpipe: the delay link never limits or couples flows.
+    if (fresh) g_.links.push_back(FlowGraph::Link{1e18, delay.seconds(), true});
+    return it->second;
+  }
+
+  const Topology& topo_;
+  const Router& router_;
+  bool fold_;
+  bool folded_twice_ = false;
+  FlowGraph g_;
+  std::unordered_map<std::size_t, std::uint32_t> links_;
+  std::unordered_map<std::int64_t, std::uint32_t> delays_;
+  std::map<std::tuple<bool, VertexId, VertexId, std::int64_t>, std::int32_t> routes_;
+};
+
+// True when every symmetry period sends the flows period 0 sends, shifted by whole periods.
+bool symmetric(const Topology& topo, const std::vector<CollectiveJob>& jobs)
+{
+  const int periods = topo.symmetry_periods();
+  if (periods <= 1) return false;
+  using Sig = std::tuple<int, VertexId, VertexId, std::uint64_t, std::int64_t>;
+  for (const CollectiveJob& job : jobs)
+    for (const algo::Phase& phase : job.schedule.phases) {
+      std::vector<std::vector<Sig>> per(static_cast<std::size_t>(periods));
+      for (const algo::Flow& f : phase.flows) {
+        const int p = topo.period_of(f.src);
+        if (p < 0 || topo.period_of(f.dst) < 0) return false;
+        per[static_cast<std::size_t>(p)].emplace_back(static_cast<int>(f.kind), topo.shift_vertex(f.src, -p),
+                                                      topo.shift_vertex(f.dst, -p), f.bytes.n, f.step_overhead.ps);
+      }
+      for (auto& v : per) std::sort(v.begin(), v.end());
+      for (std::size_t p = 1; p < per.size(); ++p)
+        if (per[p] != per[0]) return false;
+    }
+  return true;
+}
+
+struct Planned {
+  FlowGraph graph;
+  std::vector<std::uint32_t> start, end;  // per job: items whose completion is its start and end
+  std::uint64_t flows = 0;
+};
+
+Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs, bool fold)
+{
+  Planned out;
+  GraphBuilder b(topo, router, fold);
+  std::unordered_map<int, std::uint32_t> stream_end;
+  for (const CollectiveJob& job : jobs) {
+    std::vector<std::uint32_t> deps{b.wait({}, job.ready)};
+    if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
+    const std::uint32_t start = b.wait(std::move(deps));
+    std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
+    for (const algo::Phase& phase : job.schedule.phases) {
+      std::vector<std::uint32_t> flows;
+      for (const algo::Flow& f : phase.flows) {
+        if (fold && topo.period_of(f.src) != 0) continue;
+        const bool send = f.kind == algo::TaskKind::send;
+        // As the analytical backend: a send pays steps x (route latency + overhead); local work once.
+        const Time delay = send ? (router.route(f.src, f.dst).latency + f.step_overhead) * phase.steps : f.step_overhead;
+        flows.push_back(b.add(b.route(f.kind, f.src, f.dst, delay), f.bytes, {last}));
+      }
+      out.flows += flows.size();
+      if (flows.empty()) flows.push_back(last);
+      last = b.wait(std::move(flows));
+    }
+    out.start.push_back(start);
+    out.end.push_back(last);
+    stream_end[job.stream] = last;
+  }
+  DDPSIM_CHECK(!(fold && b.folded_twice()), "folded route crosses one link twice");
+  out.graph = b.take();
+  return out;
+}
+
+std::string encode(const std::vector<double>& v)
+{
+  std::string s(v.size() * sizeof(double), '\0');
+  std::memcpy(s.data(), v.data(), s.size());
+  return s;
+}
+
+std::vector<double> decode(const std::string& s)
+{
+  DDPSIM_CHECK(s.size() % sizeof(double) == 0, "malformed result from the simulation process");
+  std::vector<double> v(s.size() / sizeof(double));
+  std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+
+// Simulates `graph` in a child process; returns item completion times and the comm count.
+std::vector<double> simulate(const FlowGraph& graph, std::uint64_t& comms)
+{
+  std::vector<double> out = decode(run_in_child([&] {
+    FlowRunStats st;
+    std::vector<double> done = run_flow_graph(graph, &st);
+    done.push_back(static_cast<double>(st.comms));
+    return encode(done);
+  }));
+  DDPSIM_CHECK(out.size() == graph.items.size() + 1, "simulation process returned the wrong number of times");
+  comms = static_cast<std::uint64_t>(out.back());
+  out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+FlowBackend::FlowBackend(const Topology& topo) : topo_(topo), router_(topo) {}
+
+std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
+{
+  stats_ = {};
+  if (jobs.empty()) return {};
+  bool fold = folding_ && symmetric(topo_, jobs);
+  Planned p;
+  try {
+    p = plan(topo_, router_, jobs, fold);
+  } catch (const InternalError&) {
+    if (!fold) throw;
+    fold = false;  // a route folds onto itself: simulate every rank instead
+    p = plan(topo_, router_, jobs, false);
+  }
+  const std::vector<double> done = simulate(p.graph, stats_.comms);
+  stats_.flows = p.flows;
+  stats_.folded = fold;
+  std::vector<JobTiming> out(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    // The ready time went through SimGrid's double clock: keep the exact integer where possible.
+    out[j].start = max(jobs[j].ready, Time::from_seconds(done[p.start[j]]));
+    out[j].end = max(out[j].start, Time::from_seconds(done[p.end[j]]));
+  }
+  return out;
+}
+
+Time FlowBackend::run_steps(const algo::StepSchedule& schedule)
+{
+  stats_ = {};
+  GraphBuilder b(topo_, router_, false);
+  for (const algo::Task& t : schedule.tasks) {
+    const bool send = t.kind == algo::TaskKind::send;
+    const Time delay = send ? router_.route(t.src, t.dst).latency + t.overhead : t.overhead;
+    b.add(b.route(t.kind, t.src, t.dst, delay), t.bytes, t.deps);
+  }
+  const FlowGraph g = b.take();
+  if (g.items.empty()) return Time{0};
+  const std::vector<double> done = simulate(g, stats_.comms);
+  stats_.flows = g.items.size();
+  return Time::from_seconds(*std::max_element(done.begin(), done.end()));
+}
+
+}  // namespace ddpsim::sim
