@@ -15,19 +15,19 @@ namespace ddpsim::sim {
 namespace {
 
 // Builds a FlowGraph: links are created on first use, routes are shared by flows with the same
-// path and delay. Link keys: topology edges, then one memory "link" per device (local reductions
+// path; a flow's analytical latency is a delay item in front of it, shared by the flows that
+// wait for the same thing for the same time. Link keys: topology edges, then one memory "link" per device (local reductions
 // and copies run at its memory bandwidth and share it), then one fatpipe per distinct delay.
 class GraphBuilder {
  public:
   GraphBuilder(const Topology& topo, const Router& router, bool fold) : topo_(topo), router_(router), fold_(fold) {}
 
-  // Route index for a flow of `kind` from src to dst that first waits `delay`.
-  std::int32_t route(algo::TaskKind kind, VertexId src, VertexId dst, Time delay)
+  // Route index for a flow of `kind` from src to dst.
+  std::int32_t route(algo::TaskKind kind, VertexId src, VertexId dst)
   {
-    const auto key = std::tuple{kind == algo::TaskKind::send, src, dst, delay.ps};
+    const auto key = std::tuple{kind == algo::TaskKind::send, src, dst, std::int64_t{0}};
     if (auto it = routes_.find(key); it != routes_.end()) return it->second;
     std::vector<std::uint32_t> path;
-    if (delay > Time{0}) path.push_back(delay_link(delay));
     if (kind == algo::TaskKind::send) {
       for (EdgeId e : router_.route(src, dst).links) {
         const EdgeId f = fold_ ? topo_.fold_link(e) : e;
@@ -48,7 +48,8 @@ class GraphBuilder {
     return id;
   }
 
-  // A pure delay (a zero-byte item over a fatpipe with that latency).
+  // A pure delay: a zero-byte item over a fatpipe with that latency. Delays never share a route
+  // with payload: a link far wider than the real ones upsets the max-min solver's precision.
   std::int32_t delay_route(Time delay)
   {
     const auto key = std::tuple{false, VertexId{0}, VertexId{0}, -delay.ps};
@@ -70,6 +71,7 @@ class GraphBuilder {
     return add(delay > Time{0} ? delay_route(delay) : -1, Bytes{0}, std::move(deps));
   }
 
+  std::size_t size() const { return g_.items.size(); }
   bool folded_twice() const { return folded_twice_; }
   FlowGraph take() { return std::move(g_); }
 
@@ -138,12 +140,15 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
     std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
     for (const algo::Phase& phase : job.schedule.phases) {
       std::vector<std::uint32_t> flows;
+      std::map<std::int64_t, std::uint32_t> delays;  // delay -> item that ends it
       for (const algo::Flow& f : phase.flows) {
         if (fold && topo.period_of(f.src) != 0) continue;
         const bool send = f.kind == algo::TaskKind::send;
         // As the analytical backend: a send pays steps x (route latency + overhead); local work once.
         const Time delay = send ? (router.route(f.src, f.dst).latency + f.step_overhead) * phase.steps : f.step_overhead;
-        flows.push_back(b.add(b.route(f.kind, f.src, f.dst, delay), f.bytes, {last}));
+        auto [d, fresh] = delays.try_emplace(delay.ps, last);
+        if (fresh && delay > Time{0}) d->second = b.wait({last}, delay);
+        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), f.bytes, {d->second}));
       }
       out.flows += flows.size();
       if (flows.empty()) flows.push_back(last);
@@ -224,12 +229,16 @@ Time FlowBackend::run_steps(const algo::StepSchedule& schedule)
   for (const algo::Task& t : schedule.tasks) {
     const bool send = t.kind == algo::TaskKind::send;
     const Time delay = send ? router_.route(t.src, t.dst).latency + t.overhead : t.overhead;
-    b.add(b.route(t.kind, t.src, t.dst, delay), t.bytes, t.deps);
+    // Item 2i is task i's delay, 2i+1 its transfer.
+    std::vector<std::uint32_t> deps;
+    for (std::uint32_t d : t.deps) deps.push_back(2 * d + 1);
+    b.wait(std::move(deps), delay);
+    b.add(b.route(t.kind, t.src, t.dst), t.bytes, {static_cast<std::uint32_t>(b.size() - 1)});
   }
   const FlowGraph g = b.take();
   if (g.items.empty()) return Time{0};
   const std::vector<double> done = simulate(g, stats_.comms);
-  stats_.flows = g.items.size();
+  stats_.flows = schedule.tasks.size();
   return Time::from_seconds(*std::max_element(done.begin(), done.end()));
 }
 
