@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "sim/engine.hpp"
+#include "sim/network_trace.hpp"
 
 namespace ddpsim::sim {
 
@@ -32,19 +33,22 @@ AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexI
   return it->second;
 }
 
+Time AnalyticalBackend::phase_time(const algo::Phase& phase)
+{
+  Time slowest{0};
+  for (const algo::Flow& f : phase.flows) {
+    PathCost c = cost(f.kind, f.src, f.dst);
+    const std::int64_t steps = f.kind == algo::TaskKind::send ? phase.steps : 1;
+    Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes, c.bandwidth);
+    slowest = max(slowest, t);
+  }
+  return slowest;
+}
+
 Time AnalyticalBackend::duration(const algo::CoarseSchedule& schedule)
 {
   Time total = schedule.fixed_latency;
-  for (const algo::Phase& phase : schedule.phases) {
-    Time slowest{0};
-    for (const algo::Flow& f : phase.flows) {
-      PathCost c = cost(f.kind, f.src, f.dst);
-      const std::int64_t steps = f.kind == algo::TaskKind::send ? phase.steps : 1;
-      Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes, c.bandwidth);
-      slowest = max(slowest, t);
-    }
-    total += slowest;
-  }
+  for (const algo::Phase& phase : schedule.phases) total += phase_time(phase);
   return total;
 }
 
@@ -56,6 +60,14 @@ std::vector<JobTiming> AnalyticalBackend::run(const std::vector<CollectiveJob>& 
     Time& free = stream_free[jobs[i].stream];
     out[i].start = max(jobs[i].ready, free);
     out[i].end = out[i].start + duration(jobs[i].schedule);
+    if (timeline_) {
+      Time t = out[i].start + jobs[i].schedule.fixed_latency;
+      for (const algo::Phase& phase : jobs[i].schedule.phases) {
+        const Time end = t + phase_time(phase);
+        record_phase(*timeline_, topo_, router_, jobs[i], phase, t, end);
+        t = end;
+      }
+    }
     free = out[i].end;
   }
   return out;

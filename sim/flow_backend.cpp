@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "sim/analytical.hpp"
 #include "sim/flow_graph.hpp"
+#include "sim/network_trace.hpp"
 #include "sim/subprocess.hpp"
 
 namespace ddpsim::sim {
@@ -125,6 +126,7 @@ bool symmetric(const Topology& topo, const std::vector<CollectiveJob>& jobs)
 struct Planned {
   FlowGraph graph;
   std::vector<std::uint32_t> start, end;  // per job: items whose completion is its start and end
+  std::vector<std::vector<std::uint32_t>> phase_start;  // per job, per phase: item it starts after
   std::uint64_t flows = 0;
 };
 
@@ -138,7 +140,9 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
     if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
     const std::uint32_t start = b.wait(std::move(deps));
     std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
+    out.phase_start.emplace_back();
     for (const algo::Phase& phase : job.schedule.phases) {
+      out.phase_start.back().push_back(last);
       std::vector<std::uint32_t> flows;
       std::map<std::int64_t, std::uint32_t> delays;  // delay -> item that ends it
       for (const algo::Flow& f : phase.flows) {
@@ -218,6 +222,13 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
     // The ready time went through SimGrid's double clock: keep the exact integer where possible.
     out[j].start = max(jobs[j].ready, Time::from_seconds(done[p.start[j]]));
     out[j].end = max(out[j].start, Time::from_seconds(done[p.end[j]]));
+    if (!timeline_) continue;
+    const auto& phases = jobs[j].schedule.phases;
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      const Time from = Time::from_seconds(done[p.phase_start[j][k]]);
+      const Time to = k + 1 < phases.size() ? Time::from_seconds(done[p.phase_start[j][k + 1]]) : out[j].end;
+      record_phase(*timeline_, topo_, router_, jobs[j], phases[k], from, to);
+    }
   }
   return out;
 }

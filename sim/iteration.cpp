@@ -23,7 +23,7 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
   std::vector<Time> grad_ready(nlayers);
   Time t = r.forward;
   for (std::size_t i = nlayers; i-- > 0;) {
-    if (timeline) timeline->add({"rank 0", "compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
+    if (timeline) timeline->add({"node 0", "gpu0 compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
     t += setup.times.backward[i];
     grad_ready[i] = t;
   }
@@ -45,15 +45,15 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
     r.comm_busy += timings[b].end - timings[b].start;
     comm_end = max(comm_end, timings[b].end);
     if (timeline)
-      timeline->add({"rank 0", "communication", jobs[b].label, timings[b].start, timings[b].end,
-                     {{"bytes", std::to_string(setup.buckets[b].bytes.n)}}});
+      timeline->add({"node 0", "gpu0 comm", jobs[b].label, timings[b].start, timings[b].end,
+                     {{"bytes", std::to_string(setup.buckets[b].bytes.n)}, {"bucket", std::to_string(b)}}});
   }
   const Time grads_done = max(backward_end, comm_end);
   r.exposed_comm = grads_done - backward_end;
   const Time compute_step = grads_done + r.optimizer;
   if (timeline) {
-    timeline->add({"rank 0", "compute", "forward", Time{0}, r.forward, {}});
-    timeline->add({"rank 0", "compute", "optimizer", grads_done, compute_step, {}});
+    timeline->add({"node 0", "gpu0 compute", "forward", Time{0}, r.forward, {}});
+    timeline->add({"node 0", "gpu0 compute", "optimizer", grads_done, compute_step, {}});
   }
   r.loader_wait = setup.loader > compute_step ? setup.loader - compute_step : Time{0};
   r.step = compute_step + r.loader_wait;

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "sim/buckets.hpp"
 #include "sim/iteration.hpp"
+#include "sim/sweep.hpp"
 #include "topology/rings.hpp"
 
 namespace ddpsim::sim {
@@ -36,6 +37,7 @@ ConfigResult run_config(const ScenarioSpec& spec, int nodes, const RunOptions& o
   const int gpn = spec.cluster.gpus_per_node > 0 ? spec.cluster.gpus_per_node : inst.gpus;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
+  network->set_timeline(timeline);
   const algo::Algorithm& algorithm = algo::Registry::instance().get(spec.communication.algorithm);
 
   ComputeParams cp = spec.compute;
@@ -95,9 +97,16 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
   ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
                         spec.model.parameter_count(), {}};
-  for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i) {
-    const bool last = i + 1 == spec.cluster.nodes.size();
-    report.results.push_back(run_config(spec, spec.cluster.nodes[i], options, last ? options.timeline : nullptr));
+  const std::size_t n = spec.cluster.nodes.size();
+  if (options.jobs > 1 && n > 1) {
+    // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
+    std::vector<Timeline*> timelines(n, nullptr);
+    timelines.back() = options.timeline;
+    report.results = fan_out(n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec, spec.cluster.nodes[i], options, t); },
+                             timelines);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      report.results.push_back(run_config(spec, spec.cluster.nodes[i], options, i + 1 == n ? options.timeline : nullptr));
   }
   const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {

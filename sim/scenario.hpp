@@ -99,6 +99,7 @@ struct ScenarioReport {
 struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+  int jobs = 1;                  // > 1: configurations run in up to this many processes at once
 };
 
 // Runs every configuration of the scenario.
