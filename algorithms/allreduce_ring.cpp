@@ -82,7 +82,12 @@ CoarseSchedule RingAllReduce::phases(const Request& req) const
     Flow f;
     f.src = req.ranks[static_cast<std::size_t>(r)];
     f.dst = req.ranks[static_cast<std::size_t>((r + 1) % p)];
-    for (int k = 0; k < nsteps; ++k) f.bytes += chunks[chunk_at(r, k, p)];
+    // The chunks of steps 0..nsteps-1 rotate through all P chunks: count whole rotations and
+    // take out the few steps past nsteps (O(1) per rank; a plain sum is O(P^2) at 16k GPUs).
+    const int rotations = (nsteps + p - 1) / p;
+    std::uint64_t bytes = req.bytes.n * static_cast<std::uint64_t>(rotations);
+    for (int k = nsteps; k < rotations * p; ++k) bytes -= chunks[chunk_at(r, k, p)].n;
+    f.bytes = Bytes{bytes};
     f.step_overhead = step_overhead(req, f.src, f.dst);
     phase.flows.push_back(f);
   }

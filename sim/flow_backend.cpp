@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -101,26 +102,53 @@ class GraphBuilder {
   std::map<std::tuple<bool, VertexId, VertexId, std::int64_t>, std::int32_t> routes_;
 };
 
-// True when every symmetry period sends the flows period 0 sends, shifted by whole periods.
-bool symmetric(const Topology& topo, const std::vector<CollectiveJob>& jobs)
+// Per job, per phase, per flow: the bytes the folded simulation gives the flow (only period-0
+// flows are used). Empty when the schedule is not symmetric.
+using FoldedBytes = std::vector<std::vector<std::vector<Bytes>>>;
+
+// Symmetric when every symmetry period sends the flows period 0 sends, shifted by whole periods,
+// with the same bytes up to the remainder of an uneven split (at most one byte per step, or 1e-6
+// of the flow). Each period-0 flow is then given the largest bytes of its copies, so where nothing
+// is shared the folded phase ends exactly when the slowest copy would.
+std::optional<FoldedBytes> symmetric(const Topology& topo, const std::vector<CollectiveJob>& jobs)
 {
   const int periods = topo.symmetry_periods();
-  if (periods <= 1) return false;
-  using Sig = std::tuple<int, VertexId, VertexId, std::uint64_t, std::int64_t>;
-  for (const CollectiveJob& job : jobs)
+  if (periods <= 1) return std::nullopt;
+  using Sig = std::tuple<int, VertexId, VertexId, std::int64_t, std::uint64_t, std::size_t>;
+  FoldedBytes out;
+  for (const CollectiveJob& job : jobs) {
+    out.emplace_back();
     for (const algo::Phase& phase : job.schedule.phases) {
       std::vector<std::vector<Sig>> per(static_cast<std::size_t>(periods));
-      for (const algo::Flow& f : phase.flows) {
+      for (std::size_t i = 0; i < phase.flows.size(); ++i) {
+        const algo::Flow& f = phase.flows[i];
         const int p = topo.period_of(f.src);
-        if (p < 0 || topo.period_of(f.dst) < 0) return false;
+        if (p < 0 || topo.period_of(f.dst) < 0) return std::nullopt;
         per[static_cast<std::size_t>(p)].emplace_back(static_cast<int>(f.kind), topo.shift_vertex(f.src, -p),
-                                                      topo.shift_vertex(f.dst, -p), f.bytes.n, f.step_overhead.ps);
+                                                      topo.shift_vertex(f.dst, -p), f.step_overhead.ps, f.bytes.n, i);
       }
       for (auto& v : per) std::sort(v.begin(), v.end());
-      for (std::size_t p = 1; p < per.size(); ++p)
-        if (per[p] != per[0]) return false;
+      std::vector<Bytes> bytes(phase.flows.size());
+      for (const Sig& s : per[0]) bytes[std::get<5>(s)] = Bytes{std::get<4>(s)};
+      for (std::size_t p = 1; p < per.size(); ++p) {
+        if (per[p].size() != per[0].size()) return std::nullopt;
+        for (std::size_t k = 0; k < per[0].size(); ++k) {
+          const Sig &a = per[0][k], &b = per[p][k];
+          if (std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a), std::get<3>(a)) !=
+              std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b), std::get<3>(b)))
+            return std::nullopt;
+          const std::uint64_t lo = std::min(std::get<4>(a), std::get<4>(b)), hi = std::max(std::get<4>(a), std::get<4>(b));
+          const auto slack = std::max<std::uint64_t>(static_cast<std::uint64_t>(phase.steps),
+                                                     static_cast<std::uint64_t>(1e-6 * static_cast<double>(hi)));
+          if (hi - lo > slack) return std::nullopt;
+          Bytes& folded = bytes[std::get<5>(a)];
+          folded = std::max(folded, Bytes{std::get<4>(b)});
+        }
+      }
+      out.back().push_back(std::move(bytes));
     }
-  return true;
+  }
+  return out;
 }
 
 struct Planned {
@@ -130,29 +158,35 @@ struct Planned {
   std::uint64_t flows = 0;
 };
 
-Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs, bool fold)
+Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs,
+             const FoldedBytes* folded)
 {
+  const bool fold = folded != nullptr;
   Planned out;
   GraphBuilder b(topo, router, fold);
   std::unordered_map<int, std::uint32_t> stream_end;
-  for (const CollectiveJob& job : jobs) {
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const CollectiveJob& job = jobs[j];
     std::vector<std::uint32_t> deps{b.wait({}, job.ready)};
     if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
     const std::uint32_t start = b.wait(std::move(deps));
     std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
     out.phase_start.emplace_back();
-    for (const algo::Phase& phase : job.schedule.phases) {
+    for (std::size_t k = 0; k < job.schedule.phases.size(); ++k) {
+      const algo::Phase& phase = job.schedule.phases[k];
       out.phase_start.back().push_back(last);
       std::vector<std::uint32_t> flows;
       std::map<std::int64_t, std::uint32_t> delays;  // delay -> item that ends it
-      for (const algo::Flow& f : phase.flows) {
+      for (std::size_t i = 0; i < phase.flows.size(); ++i) {
+        const algo::Flow& f = phase.flows[i];
         if (fold && topo.period_of(f.src) != 0) continue;
+        const Bytes bytes = fold ? (*folded)[j][k][i] : f.bytes;
         const bool send = f.kind == algo::TaskKind::send;
         // As the analytical backend: a send pays steps x (route latency + overhead); local work once.
         const Time delay = send ? (router.route(f.src, f.dst).latency + f.step_overhead) * phase.steps : f.step_overhead;
         auto [d, fresh] = delays.try_emplace(delay.ps, last);
         if (fresh && delay > Time{0}) d->second = b.wait({last}, delay);
-        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), f.bytes, {d->second}));
+        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), bytes, {d->second}));
       }
       out.flows += flows.size();
       if (flows.empty()) flows.push_back(last);
@@ -205,14 +239,15 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
 {
   stats_ = {};
   if (jobs.empty()) return {};
-  bool fold = folding_ && symmetric(topo_, jobs);
+  const std::optional<FoldedBytes> folded = folding_ ? symmetric(topo_, jobs) : std::nullopt;
+  bool fold = folded.has_value();
   Planned p;
   try {
-    p = plan(topo_, router_, jobs, fold);
+    p = plan(topo_, router_, jobs, fold ? &*folded : nullptr);
   } catch (const InternalError&) {
     if (!fold) throw;
     fold = false;  // a route folds onto itself: simulate every rank instead
-    p = plan(topo_, router_, jobs, false);
+    p = plan(topo_, router_, jobs, nullptr);
   }
   const std::vector<double> done = simulate(p.graph, stats_.comms);
   stats_.flows = p.flows;

@@ -66,13 +66,12 @@ TEST_CASE("flow equals analytical on uncontended collectives, for every register
     const std::vector<sim::JobTiming> t = flow.run({job(s)});
     REQUIRE(t.size() == 1);
     CHECK(rel(expected, t[0].end - t[0].start) < 1e-6);
-    // Uneven chunks make ranks differ: then every rank is simulated.
-    CHECK(flow.last_stats().folded == (nodes > 1 && bytes % topo.gpu_count() == 0));
+    CHECK(flow.last_stats().folded == (nodes > 1));
     if (nodes > 1) {  // simulating every rank gives what one folded period gives
       flow.set_folding(false);
       const std::vector<sim::JobTiming> all = flow.run({job(s)});
       flow.set_folding(true);
-      CHECK(rel(t[0].end, all[0].end) < 1e-9);
+      CHECK(rel(t[0].end, all[0].end) < 1e-6);
       CHECK(flow.last_stats().flows > t.size());
     }
   }
