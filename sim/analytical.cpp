@@ -1,7 +1,6 @@
 #include "sim/analytical.hpp"
 
 #include "core/error.hpp"
-#include "sim/engine.hpp"
 #include "sim/network_trace.hpp"
 
 namespace ddpsim::sim {
@@ -73,32 +72,27 @@ std::vector<JobTiming> AnalyticalBackend::run(const std::vector<CollectiveJob>& 
   return out;
 }
 
-// Runs the DAG on the event engine: a task starts when its last dependency ends.
+// A task starts when its last dependency ends; nothing here is shared, so no task ever waits for
+// anything else and one pass in topological order (deps point backwards) gives every end time.
+// Same times as running the DAG on the event engine, without 2 events per task (a flat 1,024-GPU
+// ring all-reduce has 2.1 M tasks).
 Time AnalyticalBackend::run_steps(const algo::StepSchedule& schedule)
 {
   const auto& tasks = schedule.tasks;
-  std::vector<std::uint32_t> waiting(tasks.size());
-  std::vector<std::vector<std::uint32_t>> dependents(tasks.size());
-  for (std::uint32_t i = 0; i < tasks.size(); ++i) {
-    waiting[i] = static_cast<std::uint32_t>(tasks[i].deps.size());
-    for (std::uint32_t d : tasks[i].deps) {
-      DDPSIM_CHECK(d < i, "step schedule is not topologically ordered");
-      dependents[d].push_back(i);
-    }
-  }
-  Engine engine;
-  std::function<void(std::uint32_t)> start = [&](std::uint32_t i) {
+  std::vector<Time> end(tasks.size());
+  Time last{0};
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
     const algo::Task& t = tasks[i];
-    PathCost c = cost(t.kind, t.src, t.dst);
-    Time d = c.latency + t.overhead + transfer_time(t.bytes, c.bandwidth);
-    engine.after(d, [&, i] {
-      for (std::uint32_t j : dependents[i])
-        if (--waiting[j] == 0) start(j);
-    });
-  };
-  for (std::uint32_t i = 0; i < tasks.size(); ++i)
-    if (waiting[i] == 0) start(i);
-  return engine.run();
+    Time start{0};
+    for (std::uint32_t d : t.deps) {
+      DDPSIM_CHECK(d < i, "step schedule is not topologically ordered");
+      start = max(start, end[d]);
+    }
+    const PathCost c = cost(t.kind, t.src, t.dst);
+    end[i] = start + c.latency + t.overhead + transfer_time(t.bytes, c.bandwidth);
+    last = max(last, end[i]);
+  }
+  return last;
 }
 
 }  // namespace ddpsim::sim

@@ -1,5 +1,7 @@
 #include "sim/flow_backend.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -216,17 +218,23 @@ std::vector<double> decode(const std::string& s)
   return v;
 }
 
-// Simulates `graph` in a child process; returns item completion times and the comm count.
-std::vector<double> simulate(const FlowGraph& graph, std::uint64_t& comms)
+// Simulates `graph` in a child process; returns item completion times, and the comm count and
+// the child's peak memory in `stats`.
+std::vector<double> simulate(const FlowGraph& graph, FlowStats& stats)
 {
   std::vector<double> out = decode(run_in_child([&] {
     FlowRunStats st;
     std::vector<double> done = run_flow_graph(graph, &st);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
     done.push_back(static_cast<double>(st.comms));
+    done.push_back(static_cast<double>(usage.ru_maxrss));
     return encode(done);
   }));
-  DDPSIM_CHECK(out.size() == graph.items.size() + 1, "simulation process returned the wrong number of times");
-  comms = static_cast<std::uint64_t>(out.back());
+  DDPSIM_CHECK(out.size() == graph.items.size() + 2, "simulation process returned the wrong number of times");
+  stats.peak_rss_kib = out.back();
+  out.pop_back();
+  stats.comms = static_cast<std::uint64_t>(out.back());
   out.pop_back();
   return out;
 }
@@ -249,7 +257,7 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
     fold = false;  // a route folds onto itself: simulate every rank instead
     p = plan(topo_, router_, jobs, nullptr);
   }
-  const std::vector<double> done = simulate(p.graph, stats_.comms);
+  const std::vector<double> done = simulate(p.graph, stats_);
   stats_.flows = p.flows;
   stats_.folded = fold;
   std::vector<JobTiming> out(jobs.size());
@@ -283,7 +291,7 @@ Time FlowBackend::run_steps(const algo::StepSchedule& schedule)
   }
   const FlowGraph g = b.take();
   if (g.items.empty()) return Time{0};
-  const std::vector<double> done = simulate(g, stats_.comms);
+  const std::vector<double> done = simulate(g, stats_);
   stats_.flows = schedule.tasks.size();
   return Time::from_seconds(*std::max_element(done.begin(), done.end()));
 }

@@ -22,6 +22,7 @@ struct FlowStats {
   std::uint64_t flows = 0;      // flows simulated (after folding)
   std::uint64_t comms = 0;      // SimGrid communications started
   bool folded = false;          // simulated one symmetry period instead of every rank
+  double peak_rss_kib = 0;      // peak resident memory of the simulation process
 };
 
 class FlowBackend final : public NetworkBackend {
