@@ -1,4 +1,4 @@
-// Chrome traces for both engines, and --jobs fan-out giving what a serial run gives.
+// Chrome traces for both engines, and the --jobs fan-out giving what a serial run gives.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -77,7 +77,7 @@ TEST_CASE("traces: a process per node, named tracks, bucket and algorithm in arg
   }
 }
 
-TEST_CASE("--jobs: node counts fanned out over processes come back in order, identical to serial")
+TEST_CASE("sweeps: node counts fanned out over processes come back in order, identical to serial")
 {
   const sim::ScenarioSpec s = spec("  fabric: {kind: leaf_spine, nodes_per_leaf: 2, oversubscription: 2}\n");
   for (sim::EngineKind engine : {sim::EngineKind::analytical, sim::EngineKind::flow}) {
