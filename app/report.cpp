@@ -83,6 +83,12 @@ std::string scenario_table(const sim::ScenarioReport& rep)
          "total = start-up + steps x step; speedup and eff(iciency) against the first row";
   if (observed) out += "; error = predicted total vs observed";
   out += ".\n";
+  // The flow engine says how it simulated each row (sim::ConfigResult::simulated).
+  for (const auto& r : rep.results)
+    if (!r.simulated.empty())
+      out += std::to_string(r.nodes) + " nodes: the flow engine simulated " +
+             (r.simulated == "symmetric" ? "one symmetry period standing for all ranks" : "every rank (one period only, or ranks that differ)") +
+             ".\n";
   return out;
 }
 
@@ -121,6 +127,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
       o["observed_total_time_s"] = *r.observed_minutes * 60;
       o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
     }
+    if (!r.simulated.empty()) o["simulated"] = r.simulated;
     j["results"].push_back(std::move(o));
   }
   return j.dump(2) + "\n";

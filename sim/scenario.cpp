@@ -5,6 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
 #include "sim/buckets.hpp"
+#include "sim/flow_backend.hpp"
 #include "sim/iteration.hpp"
 #include "sim/sweep.hpp"
 #include "topology/rings.hpp"
@@ -59,6 +60,7 @@ ConfigResult run_config(const ScenarioSpec& spec, int nodes, const RunOptions& o
   };
   setup.network = network.get();
   const IterationResult it = simulate_iteration(setup, timeline);
+  const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
 
   ConfigResult r;
   r.instance = inst.name;
@@ -87,6 +89,7 @@ ConfigResult run_config(const ScenarioSpec& spec, int nodes, const RunOptions& o
   for (const BucketTiming& b : it.buckets) r.bucket_bytes.push_back(b.bytes.n);
   r.cost_usd = inst.price_usd_per_hour * nodes * r.total_time_s / 3600.0;
   if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
+  if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
   return r;
 }
 

@@ -84,6 +84,9 @@ struct ConfigResult {
   std::vector<std::uint64_t> bucket_bytes;
   double cost_usd = 0;
   std::optional<double> observed_minutes;
+  // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
+  // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
+  std::string simulated;
 };
 
 struct ScenarioReport {

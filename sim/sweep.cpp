@@ -78,6 +78,7 @@ std::string encode(const ConfigResult& r, const Timeline* timeline)
   for (std::uint64_t b : r.bucket_bytes) w.put(b);
   w.put(r.observed_minutes.has_value());
   w.put(r.observed_minutes.value_or(0.0));
+  w.put(r.simulated);
   const std::size_t spans = timeline ? timeline->spans.size() : 0;
   w.put(static_cast<std::uint64_t>(spans));
   for (std::size_t i = 0; i < spans; ++i) {
@@ -116,6 +117,7 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
   const bool observed = rd.get<bool>();
   const double minutes = rd.get<double>();
   if (observed) r.observed_minutes = minutes;
+  r.simulated = rd.str();
   const auto spans = rd.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < spans; ++i) {
     Span s;
