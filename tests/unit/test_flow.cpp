@@ -2,11 +2,14 @@
 // registered algorithm; and contention the analytical model cannot see, each against a time
 // computed by hand from the catalog's link bandwidths (max-min fair sharing of the bottleneck).
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "sim/analytical.hpp"
+#include "sim/backends.hpp"
 #include "sim/flow_backend.hpp"
+#include "sim/subprocess.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;
@@ -143,4 +146,21 @@ TEST_CASE("two buckets' all-reduces in flight at once share the NIC")
   CHECK(rel(expected, two_streams[0].end) < 1e-6);
   CHECK(rel(expected, two_streams[1].end) < 1e-6);
   CHECK(two_streams[1].end < same_stream[1].end);
+}
+
+TEST_CASE("simulations in child processes: results and errors come back to the parent")
+{
+  CHECK(sim::run_in_child([] { return std::string("result\0with nul", 15); }) == std::string("result\0with nul", 15));
+  CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { throw UserError("bad input"); }), UserError);
+  CHECK_THROWS_WITH(sim::run_in_child([]() -> std::string { throw InternalError("broken"); }), Catch::Contains("broken"));
+  // A child that dies without answering (as SimGrid does on an escaped exception) is an internal error.
+  CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { std::_Exit(3); }), InternalError);
+}
+
+TEST_CASE("the flow backend is reachable by name")
+{
+  const auto names = sim::engine_names();
+  CHECK(std::find(names.begin(), names.end(), "flow") != names.end());
+  Topology topo(instance("p4d.24xlarge"), 1, 8);
+  CHECK(sim::make_backend(sim::parse_engine("flow"), topo)->name() == "flow");
 }
