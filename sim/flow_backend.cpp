@@ -39,7 +39,7 @@ class GraphBuilder {
       }
       std::vector<std::uint32_t> sorted = path;
       std::sort(sorted.begin(), sorted.end());
-      // A folded route crossing two copies of one link would be charged twice: callers check.
+      // A folded route crossing two copies of one link would be charged twice: plan() then unfolds.
       if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) folded_twice_ = true;
     } else {
       DDPSIM_CHECK(src == dst, "a local task names two devices");
@@ -158,6 +158,7 @@ struct Planned {
   std::vector<std::uint32_t> start, end;  // per job: items whose completion is its start and end
   std::vector<std::vector<std::uint32_t>> phase_start;  // per job, per phase: item it starts after
   std::uint64_t flows = 0;
+  bool folded_twice = false;  // a folded route crosses two copies of one link: do not fold
 };
 
 Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs,
@@ -198,7 +199,7 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
     out.end.push_back(last);
     stream_end[job.stream] = last;
   }
-  DDPSIM_CHECK(!(fold && b.folded_twice()), "folded route crosses one link twice");
+  out.folded_twice = fold && b.folded_twice();
   out.graph = b.take();
   return out;
 }
@@ -249,12 +250,9 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
   if (jobs.empty()) return {};
   const std::optional<FoldedBytes> folded = folding_ ? symmetric(topo_, jobs) : std::nullopt;
   bool fold = folded.has_value();
-  Planned p;
-  try {
-    p = plan(topo_, router_, jobs, fold ? &*folded : nullptr);
-  } catch (const InternalError&) {
-    if (!fold) throw;
-    fold = false;  // a route folds onto itself: simulate every rank instead
+  Planned p = plan(topo_, router_, jobs, fold ? &*folded : nullptr);
+  if (p.folded_twice) {  // folding would charge one flow twice on a link: simulate every rank
+    fold = false;
     p = plan(topo_, router_, jobs, nullptr);
   }
   const std::vector<double> done = simulate(p.graph, stats_);
