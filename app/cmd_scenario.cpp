@@ -6,6 +6,7 @@
 #include "app/output.hpp"
 #include "app/report.hpp"
 #include "app/scenario_loader.hpp"
+#include "app/trace.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -15,6 +16,8 @@ struct ScenarioOptions {
   std::string format = "table";
   std::string engine = "analytical";
   std::string output;
+  std::string trace;
+  int jobs = 1;
 };
 
 class ScenarioCommand final : public Command {
@@ -25,6 +28,9 @@ class ScenarioCommand final : public Command {
     cmd_->add_option("file", opt_.file, "Scenario YAML (see scenarios/)")->required();
     cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
     cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
+    cmd_->add_option("--trace", opt_.trace,
+                     "Write a Chrome trace (Perfetto) of the last configuration's iteration to this file");
+    cmd_->add_option("-j,--jobs", opt_.jobs, "Run the node counts in up to N processes at once")->check(CLI::Range(1, 256));
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
   }
 
@@ -36,7 +42,16 @@ class ScenarioCommand final : public Command {
     const sim::ScenarioSpec spec = load_scenario(opt_.file, catalog);
     sim::RunOptions run;
     run.engine = sim::parse_engine(opt_.engine);
+    run.jobs = opt_.jobs;
+    sim::Timeline timeline;
+    if (!opt_.trace.empty()) run.timeline = &timeline;
     const sim::ScenarioReport report = sim::run_scenario(spec, run);
+    if (!opt_.trace.empty()) {
+      const sim::ConfigResult& last = report.results.back();
+      write_output(opt_.trace, chrome_trace_json(timeline, {{"algorithm", last.algorithm},
+                                                            {"engine", report.engine},
+                                                            {"nodes", std::to_string(last.nodes)}}));
+    }
     const std::string text = opt_.format == "json"  ? scenario_json(report)
                              : opt_.format == "csv" ? scenario_csv(report)
                                                     : scenario_table(report);

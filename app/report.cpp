@@ -96,6 +96,12 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
       out += "warning: " + r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + w + "\n";
+  // The flow engine says how it simulated each row (sim::ConfigResult::simulated).
+  for (const auto& r : rep.results)
+    if (!r.simulated.empty())
+      out += std::to_string(r.nodes) + " nodes: the flow engine simulated " +
+             (r.simulated == "symmetric" ? "one symmetry period standing for all ranks" : "every rank (one period only, or ranks that differ)") +
+             ".\n";
   return out;
 }
 
@@ -140,6 +146,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
       o["observed_total_time_s"] = *r.observed_minutes * 60;
       o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
     }
+    if (!r.simulated.empty()) o["simulated"] = r.simulated;
     j["results"].push_back(std::move(o));
   }
   return j.dump(2) + "\n";

@@ -10,11 +10,29 @@
 namespace ddpsim::app {
 namespace {
 
+// cluster.fabric: {kind: single_switch | leaf_spine | rail, nodes_per_leaf, oversubscription,
+// switch_latency}. leaf_spine needs nodes_per_leaf; oversubscription defaults to 1 (non-blocking).
+void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
+{
+  const std::string path = "cluster.fabric";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency"});
+  if (auto k = r.choice(n, path, "kind", true, {"single_switch", "leaf_spine", "rail"}))
+    f.kind = *k == "leaf_spine" ? FabricKind::leaf_spine : *k == "rail" ? FabricKind::rail : FabricKind::single_switch;
+  const bool leaf = f.kind == FabricKind::leaf_spine;
+  if (auto v = r.integer(n, path, "nodes_per_leaf", leaf, 1, kMaxNodes)) f.nodes_per_leaf = static_cast<int>(*v);
+  if (auto v = r.number(n, path, "oversubscription", false, 1.0, 1024.0)) f.oversubscription = *v;
+  if (!leaf)
+    for (const char* key : {"nodes_per_leaf", "oversubscription"})
+      if (n[key].IsDefined()) r.error(n[key], path + "." + key, "only applies to kind: leaf_spine");
+  if (auto t = r.time(n, path, "switch_latency", false)) f.switch_latency = *t;
+}
+
 void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ClusterSpec& c)
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s"});
+  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric"});
   if (auto name = r.string(n, path, "instance", true)) {
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
@@ -62,6 +80,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
     r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
   if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
+  if (YAML::Node f = n["fabric"]; f.IsDefined()) read_fabric(r, f, c.fabric);
 }
 
 void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)

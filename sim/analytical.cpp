@@ -1,7 +1,7 @@
 #include "sim/analytical.hpp"
 
 #include "core/error.hpp"
-#include "sim/engine.hpp"
+#include "sim/network_trace.hpp"
 
 namespace ddpsim::sim {
 
@@ -32,19 +32,22 @@ AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexI
   return it->second;
 }
 
+Time AnalyticalBackend::phase_time(const algo::Phase& phase)
+{
+  Time slowest{0};
+  for (const algo::Flow& f : phase.flows) {
+    PathCost c = cost(f.kind, f.src, f.dst);
+    const std::int64_t steps = f.kind == algo::TaskKind::send ? phase.steps : 1;
+    Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes, c.bandwidth);
+    slowest = max(slowest, t);
+  }
+  return slowest;
+}
+
 Time AnalyticalBackend::duration(const algo::CoarseSchedule& schedule)
 {
   Time total = schedule.fixed_latency;
-  for (const algo::Phase& phase : schedule.phases) {
-    Time slowest{0};
-    for (const algo::Flow& f : phase.flows) {
-      PathCost c = cost(f.kind, f.src, f.dst);
-      const std::int64_t steps = f.kind == algo::TaskKind::send ? phase.steps : 1;
-      Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes, c.bandwidth);
-      slowest = max(slowest, t);
-    }
-    total += slowest;
-  }
+  for (const algo::Phase& phase : schedule.phases) total += phase_time(phase);
   return total;
 }
 
@@ -56,37 +59,40 @@ std::vector<JobTiming> AnalyticalBackend::run(const std::vector<CollectiveJob>& 
     Time& free = stream_free[jobs[i].stream];
     out[i].start = max(jobs[i].ready, free);
     out[i].end = out[i].start + duration(jobs[i].schedule);
+    if (timeline_) {
+      Time t = out[i].start + jobs[i].schedule.fixed_latency;
+      for (const algo::Phase& phase : jobs[i].schedule.phases) {
+        const Time end = t + phase_time(phase);
+        record_phase(*timeline_, topo_, router_, jobs[i], phase, t, end);
+        t = end;
+      }
+    }
     free = out[i].end;
   }
   return out;
 }
 
-// Runs the DAG on the event engine: a task starts when its last dependency ends.
+// A task starts when its last dependency ends; nothing here is shared, so no task ever waits for
+// anything else and one pass in topological order (deps point backwards) gives every end time.
+// Same times as running the DAG on the event engine, without 2 events per task (a flat 1,024-GPU
+// ring all-reduce has 2.1 M tasks).
 Time AnalyticalBackend::run_steps(const algo::StepSchedule& schedule)
 {
   const auto& tasks = schedule.tasks;
-  std::vector<std::uint32_t> waiting(tasks.size());
-  std::vector<std::vector<std::uint32_t>> dependents(tasks.size());
-  for (std::uint32_t i = 0; i < tasks.size(); ++i) {
-    waiting[i] = static_cast<std::uint32_t>(tasks[i].deps.size());
-    for (std::uint32_t d : tasks[i].deps) {
-      DDPSIM_CHECK(d < i, "step schedule is not topologically ordered");
-      dependents[d].push_back(i);
-    }
-  }
-  Engine engine;
-  std::function<void(std::uint32_t)> start = [&](std::uint32_t i) {
+  std::vector<Time> end(tasks.size());
+  Time last{0};
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
     const algo::Task& t = tasks[i];
-    PathCost c = cost(t.kind, t.src, t.dst);
-    Time d = c.latency + t.overhead + transfer_time(t.bytes, c.bandwidth);
-    engine.after(d, [&, i] {
-      for (std::uint32_t j : dependents[i])
-        if (--waiting[j] == 0) start(j);
-    });
-  };
-  for (std::uint32_t i = 0; i < tasks.size(); ++i)
-    if (waiting[i] == 0) start(i);
-  return engine.run();
+    Time start{0};
+    for (std::uint32_t d : t.deps) {
+      DDPSIM_CHECK(d < i, "step schedule is not topologically ordered");
+      start = max(start, end[d]);
+    }
+    const PathCost c = cost(t.kind, t.src, t.dst);
+    end[i] = start + c.latency + t.overhead + transfer_time(t.bytes, c.bandwidth);
+    last = max(last, end[i]);
+  }
+  return last;
 }
 
 }  // namespace ddpsim::sim

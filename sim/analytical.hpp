@@ -27,6 +27,7 @@ class AnalyticalBackend final : public NetworkBackend {
     Bandwidth bandwidth;
   };
   PathCost cost(algo::TaskKind kind, VertexId src, VertexId dst);
+  Time phase_time(const algo::Phase& phase);
 
   const Topology& topo_;
   Router router_;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "sim/analytical.hpp"
+#include "sim/flow_backend.hpp"
 
 namespace ddpsim::sim {
 
@@ -9,15 +10,17 @@ std::string_view to_string(EngineKind k)
 {
   switch (k) {
     case EngineKind::analytical: return "analytical";
+    case EngineKind::flow: return "flow";
   }
   return "?";
 }
 
-std::vector<std::string> engine_names() { return {"analytical"}; }
+std::vector<std::string> engine_names() { return {"analytical", "flow"}; }
 
 EngineKind parse_engine(std::string_view name)
 {
   if (name == "analytical") return EngineKind::analytical;
+  if (name == "flow") return EngineKind::flow;
   std::string valid;
   for (const std::string& n : engine_names()) valid += (valid.empty() ? "" : ", ") + n;
   throw UserError("unknown engine \"" + std::string(name) + "\" (valid: " + valid + ")");
@@ -27,6 +30,7 @@ std::unique_ptr<NetworkBackend> make_backend(EngineKind kind, const Topology& to
 {
   switch (kind) {
     case EngineKind::analytical: return std::make_unique<AnalyticalBackend>(topo);
+    case EngineKind::flow: return std::make_unique<FlowBackend>(topo);
   }
   DDPSIM_CHECK(false, "unhandled engine kind");
   return nullptr;

@@ -10,7 +10,7 @@
 
 namespace ddpsim::sim {
 
-enum class EngineKind { analytical };
+enum class EngineKind { analytical, flow };
 std::string_view to_string(EngineKind k);
 // Names accepted by --engine, in order.
 std::vector<std::string> engine_names();

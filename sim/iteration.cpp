@@ -22,12 +22,12 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
 
   // The k-1 accumulation micro-steps, then the last micro-step's forward.
   const Time last_start = (setup.times.forward_total + setup.times.backward_total) * (k - 1);
-  if (timeline && k > 1) timeline->add({"rank 0", "compute", "accumulation micro-steps", Time{0}, last_start, {}});
+  if (timeline && k > 1) timeline->add({"node 0", "gpu0 compute", "accumulation micro-steps", Time{0}, last_start, {}});
   // When each layer's gradients are ready: backward runs from the last layer to the first.
   std::vector<Time> grad_ready(nlayers);
   Time t = last_start + setup.times.forward_total;
   for (std::size_t i = nlayers; i-- > 0;) {
-    if (timeline) timeline->add({"rank 0", "compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
+    if (timeline) timeline->add({"node 0", "gpu0 compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
     t += setup.times.backward[i];
     grad_ready[i] = t;
   }
@@ -47,15 +47,15 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
     r.comm_busy += timings[b].end - timings[b].start;
     comm_end = max(comm_end, timings[b].end);
     if (timeline)
-      timeline->add({"rank 0", "communication", jobs[b].label, timings[b].start, timings[b].end,
-                     {{"bytes", std::to_string(plan[b].bytes.n)}}});
+      timeline->add({"node 0", "gpu0 comm", jobs[b].label, timings[b].start, timings[b].end,
+                     {{"bytes", std::to_string(plan[b].bytes.n)}, {"bucket", std::to_string(b)}}});
   }
   const Time grads_done = max(backward_end, comm_end);
   r.exposed_comm = grads_done - backward_end;
   const Time compute_step = grads_done + r.optimizer + r.overhead;
   if (timeline) {
-    timeline->add({"rank 0", "compute", "forward", last_start, last_start + setup.times.forward_total, {}});
-    timeline->add({"rank 0", "compute", "optimizer", grads_done, grads_done + r.optimizer, {}});
+    timeline->add({"node 0", "gpu0 compute", "forward", last_start, last_start + setup.times.forward_total, {}});
+    timeline->add({"node 0", "gpu0 compute", "optimizer", grads_done, grads_done + r.optimizer, {}});
   }
   r.loader_wait = setup.loader > compute_step ? setup.loader - compute_step : Time{0};
   r.step = compute_step + r.loader_wait;

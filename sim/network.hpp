@@ -10,6 +10,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "core/units.hpp"
+#include "sim/timeline.hpp"
 #include "topology/routing.hpp"
 
 namespace ddpsim::sim {
@@ -36,6 +37,12 @@ class NetworkBackend {
   virtual std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) = 0;
   // Time of one step-level schedule alone on an idle network (tests, teaching, traces).
   virtual Time run_steps(const algo::StepSchedule& schedule) = 0;
+
+  // When set, run() records each phase of each job on the timeline (sim/network_trace.hpp).
+  void set_timeline(Timeline* timeline) { timeline_ = timeline; }
+
+ protected:
+  Timeline* timeline_ = nullptr;
 };
 
 }  // namespace ddpsim::sim

@@ -6,7 +6,9 @@
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
 #include "sim/buckets.hpp"
+#include "sim/flow_backend.hpp"
 #include "sim/iteration.hpp"
+#include "sim/sweep.hpp"
 #include "topology/rings.hpp"
 
 namespace ddpsim::sim {
@@ -65,6 +67,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : inst.gpus;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
+  network->set_timeline(timeline);
   const std::string_view forced = forced_algorithm(cfg.framework);
   const algo::Algorithm& algorithm =
       algo::Registry::instance().get(forced.empty() ? std::string_view(spec.communication.algorithm) : forced);
@@ -116,6 +119,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   };
   setup.network = network.get();
   const IterationResult it = simulate_iteration(setup, timeline);
+  const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
 
   ConfigResult r;
   r.instance = inst.name;
@@ -152,6 +156,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   if (cfg.framework == Framework::smddp && !smddp_supported(inst.name))
     r.warnings.push_back("SMDDP does not list " + inst.name +
                          " as supported (ml.p3.16xlarge, ml.p3dn.24xlarge, ml.p4d.24xlarge, ml.p4de.24xlarge)");
+  if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
   return r;
 }
 
@@ -172,9 +177,16 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
                                                                        : spec.cluster.gpus_per_node_each.at(i),
                                f});
   report.price_source = spec.cluster.instance.price_source;
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const bool last = i + 1 == configs.size();
-    report.results.push_back(run_config(spec, configs[i], options, last ? options.timeline : nullptr));
+  const std::size_t n = configs.size();
+  if (options.jobs > 1 && n > 1) {
+    // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
+    std::vector<Timeline*> timelines(n, nullptr);
+    timelines.back() = options.timeline;
+    report.results = fan_out(
+        n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec, configs[i], options, t); }, timelines);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      report.results.push_back(run_config(spec, configs[i], options, i + 1 == n ? options.timeline : nullptr));
   }
   const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {

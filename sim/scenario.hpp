@@ -98,6 +98,9 @@ struct ConfigResult {
   double cost_usd = 0;
   std::optional<double> observed_minutes;
   std::vector<std::string> warnings;  // e.g. SMDDP on an instance outside its supported list
+  // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
+  // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
+  std::string simulated;
 };
 
 struct ScenarioReport {
@@ -114,6 +117,7 @@ struct ScenarioReport {
 struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+  int jobs = 1;                  // > 1: configurations run in up to this many processes at once
 };
 
 // Runs every configuration of the scenario.

@@ -86,8 +86,10 @@ Route Router::route(VertexId src, VertexId dst) const
   };
   const VertexId nic_s = nic_for(s), nic_d = nic_for(d);
   std::vector<EdgeId> links = local_path(src, nic_s);
-  links.push_back(topo_.uplink(s.node, topo_.device(nic_s).index, true));
-  links.push_back(topo_.uplink(d.node, topo_.device(nic_d).index, false));
+  const int ni_s = topo_.device(nic_s).index, ni_d = topo_.device(nic_d).index;
+  links.push_back(topo_.uplink(s.node, ni_s, true));
+  for (EdgeId e : topo_.fabric_links(s.node, ni_s, d.node, ni_d)) links.push_back(e);
+  links.push_back(topo_.uplink(d.node, ni_d, false));
   std::vector<EdgeId> tail = local_path(nic_d, dst);
   links.insert(links.end(), tail.begin(), tail.end());
   return finish(std::move(links));

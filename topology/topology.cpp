@@ -38,12 +38,7 @@ Topology::Topology(InstanceSpec spec, int nodes, int gpus_per_node, FabricSpec f
   DDPSIM_CHECK(gpus_per_node_ >= 1 && gpus_per_node_ <= spec_.gpus, "gpus_per_node out of range");
   DDPSIM_CHECK(spec_.pcie_switches >= 1 && spec_.cpu_sockets >= 1 && spec_.nic.count >= 1, "instance spec incomplete");
   for (int n = 0; n < nodes_; ++n) build_node(n);
-  fabric_switch_ = add_device(DeviceKind::fabric_switch, -1, 0);
-  first_uplink_ = static_cast<EdgeId>(links_.size());
-  Time uplink_latency = Time{spec_.nic.latency.ps / 2} + fabric_.switch_latency;
-  for (int n = 0; n < nodes_; ++n)
-    for (int i = 0; i < spec_.nic.count; ++i)
-      add_link(LinkClass::nic, nic(n, i), fabric_switch_, spec_.nic.bandwidth, uplink_latency);
+  build_fabric();
 }
 
 VertexId Topology::add_device(DeviceKind kind, int node, int index)

@@ -35,10 +35,20 @@ struct Link {
   Time latency;
 };
 
-enum class FabricKind { single_switch };
+// How the nodes' NICs are connected.
+//   single_switch: one non-blocking switch.
+//   leaf_spine: `nodes_per_leaf` nodes under each leaf switch; each leaf reaches a non-blocking
+//     spine through one aggregate uplink of (its NICs' bandwidth) / oversubscription, so traffic
+//     between leaves shares it. Leaf-to-spine hops add switch_latency each way.
+//   rail: one switch per NIC index ("rail"), as in rail-optimised clusters: NIC i of every node on
+//     rail i; traffic between rails crosses a non-blocking spine (switch_latency per hop).
+enum class FabricKind { single_switch, leaf_spine, rail };
+std::string_view to_string(FabricKind k);
 struct FabricSpec {
   FabricKind kind = FabricKind::single_switch;
   Time switch_latency{0};  // added to each NIC uplink's own latency
+  int nodes_per_leaf = 0;        // leaf_spine only
+  double oversubscription = 1;   // leaf_spine only: leaf downlink bandwidth / uplink bandwidth (>= 1)
 };
 
 class Topology {
@@ -74,6 +84,22 @@ class Topology {
   std::size_t links_per_node() const { return links_per_node_; }
   // The NIC-to-fabric link of NIC `nic_index` on `node`: up (towards the fabric) or down.
   EdgeId uplink(int node, int nic_index, bool up) const;
+  // Fabric links between the uplink of (src_node, src_nic) and the downlink of (dst_node, dst_nic)
+  // (empty on a single switch or within a leaf/rail).
+  std::vector<EdgeId> fabric_links(int src_node, int src_nic, int dst_node, int dst_nic) const;
+  const FabricSpec& fabric() const { return fabric_; }
+
+  // Symmetry: the nodes split into periods of period_nodes() consecutive nodes (one node, or one
+  // leaf) that are wired identically. symmetry_periods() is how many (1 when they are not all
+  // alike, e.g. a partial last leaf). Shifting a device by whole periods, or folding it or a link
+  // onto period 0, maps it to its identically wired copy; fabric links shared by all periods
+  // (rail spine hops) fold onto themselves.
+  int period_nodes() const;
+  int symmetry_periods() const;
+  int period_of(VertexId v) const;  // -1 for fabric devices
+  VertexId shift_vertex(VertexId v, int periods) const;
+  VertexId fold_vertex(VertexId v) const;
+  EdgeId fold_link(EdgeId e) const;
 
  private:
   VertexId add_device(DeviceKind kind, int node, int index);
@@ -89,8 +115,10 @@ class Topology {
   Graph graph_;
   std::size_t vertices_per_node_ = 0;
   std::size_t links_per_node_ = 0;
-  VertexId fabric_switch_ = 0;
+  VertexId first_switch_ = 0;
   EdgeId first_uplink_ = 0;
+  EdgeId first_fabric_link_ = 0;  // after the uplinks: two per leaf (leaf_spine) or per rail (rail)
+  void build_fabric();
 };
 
 }  // namespace ddpsim

@@ -1,0 +1,33 @@
+// Running one computation in a child process. SimGrid keeps global state (one Engine per process,
+// callbacks that accumulate), so every SimGrid simulation runs in a fork()ed child that sends
+// its result back through a pipe; the parent can then run any number of them, tests included.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace ddpsim::sim {
+
+// Runs `work` in a child process and returns the bytes it produced. A UserError or
+// InternalError thrown in the child is rethrown in the parent with the same message; a child
+// that dies without answering is an InternalError. The parent's stdout is flushed first so
+// buffered output is never written twice.
+std::string run_in_child(const std::function<std::string()>& work);
+
+// A running child, for fan-out: start several, then collect them in order.
+class ChildProcess {
+ public:
+  explicit ChildProcess(const std::function<std::string()>& work);
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&&) = delete;
+  ChildProcess(const ChildProcess&) = delete;
+  ~ChildProcess();
+  // Waits for the child; returns its result or rethrows its error.
+  std::string collect();
+
+ private:
+  int pid_ = -1;
+  int fd_ = -1;
+};
+
+}  // namespace ddpsim::sim
