@@ -1,5 +1,7 @@
 // `ddpsim calibrate fit FILES... --instance NAME --out PROFILE.yaml`: fit a profile to
 // nccl-tests logs (text or CSV) and write it atomically, with provenance and per-point residuals.
+// `ddpsim calibrate run --instance NAME --out PROFILE.yaml`: measure all-reduce with NCCL on this
+// machine's GPUs (calibrate/nccl_runner.hpp), keep the raw log, and fit it the same way.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <iostream>
@@ -10,6 +12,8 @@
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
 #include "calibrate/fit.hpp"
+#include "calibrate/nccl_log.hpp"
+#include "calibrate/nccl_runner.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -19,6 +23,10 @@ struct CalibrateOptions {
   std::string instance;
   std::string out;
   std::string algo = "auto";
+  // calibrate run
+  std::string log;
+  std::string min_bytes = "8", max_bytes = "1G";
+  calibrate::NcclSweep sweep;
 };
 
 class CalibrateCommand final : public Command {
@@ -35,6 +43,18 @@ class CalibrateCommand final : public Command {
     for (std::string_view n : algo::Registry::instance().names()) algos.emplace_back(n);
     fit_->add_option("--algo", opt_.algo, "Algorithm the logs ran (NCCL_ALGO); auto = NCCL's own choice")
         ->check(CLI::IsMember(algos));
+
+    run_ = cmd_->add_subcommand("run", std::string("Measure all-reduce with NCCL on this machine's GPUs, then fit") +
+                                           (calibrate::nccl_runner_available() ? "" : " (not in this build: no CUDA/NCCL)"));
+    run_->add_option("--instance", opt_.instance, "Instance type of this machine")->required();
+    run_->add_option("--out,-o", opt_.out, "Profile to write (YAML)")->required();
+    run_->add_option("--log", opt_.log, "Where to keep the measured nccl-tests log (default: PROFILE.nccl-tests.txt)");
+    run_->add_option("-b,--min-bytes", opt_.min_bytes, "Smallest size");
+    run_->add_option("-e,--max-bytes", opt_.max_bytes, "Largest size");
+    run_->add_option("-f,--factor", opt_.sweep.factor, "Size multiplier")->check(CLI::Range(2, 1024));
+    run_->add_option("--iters", opt_.sweep.iters, "Timed iterations per size")->check(CLI::Range(1, 100000));
+    run_->add_option("--warmup", opt_.sweep.warmup, "Warm-up iterations per size")->check(CLI::Range(0, 100000));
+    run_->add_option("--gpus", opt_.sweep.gpus, "GPUs to use (default: all visible)")->check(CLI::Range(1, 64));
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -49,7 +69,11 @@ class CalibrateCommand final : public Command {
                       (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)"));
     }
     std::vector<calibrate::NcclLog> logs;
-    for (const std::string& f : opt_.files) logs.push_back(calibrate::read_nccl_log(f));
+    if (run_->parsed()) {
+      logs.push_back(measure());
+    } else {
+      for (const std::string& f : opt_.files) logs.push_back(calibrate::read_nccl_log(f));
+    }
     // Everything is parsed and fitted before the output is touched; write_output is atomic.
     const calibrate::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
     write_output(opt_.out, profile_yaml(prof));
@@ -61,8 +85,27 @@ class CalibrateCommand final : public Command {
   }
 
  private:
+  // Runs the NCCL sweep, keeps its log next to the profile, and parses it like any nccl-tests log.
+  calibrate::NcclLog measure()
+  {
+    try {
+      opt_.sweep.min_bytes = parse_bytes(opt_.min_bytes).n;
+      opt_.sweep.max_bytes = parse_bytes(opt_.max_bytes).n;
+    } catch (const ValueError& e) {
+      throw UserError(std::string("--min-bytes/--max-bytes: ") + e.what());
+    }
+    const calibrate::NcclRun run = calibrate::run_nccl_allreduce(opt_.sweep);
+    const std::string log_path = opt_.log.empty() ? opt_.out + ".nccl-tests.txt" : opt_.log;
+    const std::string text = calibrate::format_nccl_tests(run);
+    write_output(log_path, text);
+    calibrate::NcclLog log = calibrate::parse_nccl_log(log_path, text);
+    log.nodes = 1;  // one process on this machine's GPUs
+    return log;
+  }
+
   CLI::App* cmd_ = nullptr;
   CLI::App* fit_ = nullptr;
+  CLI::App* run_ = nullptr;
   CalibrateOptions opt_;
 };
 

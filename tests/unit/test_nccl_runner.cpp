@@ -2,6 +2,7 @@
 // user error, never crash; with GPUs it must produce a monotone, well-formed sweep.
 #include <catch2/catch.hpp>
 
+#include "calibrate/nccl_log.hpp"
 #include "calibrate/nccl_runner.hpp"
 #include "core/error.hpp"
 
@@ -37,4 +38,20 @@ TEST_CASE("runner output uses nccl-tests' all_reduce_perf columns")
         std::string::npos);
   CHECK(text.find("     1048576        262144     float     sum      -1   100.00   10.49   18.35      0") !=
         std::string::npos);
+}
+
+TEST_CASE("runner output reads back through the nccl-tests parser used by calibrate fit")
+{
+  NcclRun run{8, "NVIDIA H100 80GB HBM3", "2.28.9", {}};
+  for (std::uint64_t b = 1024; b <= (1u << 20); b *= 4) {
+    const double us = 20 + static_cast<double>(b) / 1e5;
+    run.points.push_back({b, us, static_cast<double>(b) / (us * 1e3), static_cast<double>(b) / (us * 1e3) * 1.75});
+  }
+  const calibrate::NcclLog log = calibrate::parse_nccl_log("run.txt", format_nccl_tests(run));
+  REQUIRE(log.rows.size() == run.points.size());
+  CHECK(log.ranks == 8);
+  for (std::size_t i = 0; i < log.rows.size(); ++i) {
+    CHECK(log.rows[i].bytes.n == run.points[i].bytes);
+    CHECK(log.rows[i].time_us == Approx(run.points[i].time_us).margin(0.005));
+  }
 }
