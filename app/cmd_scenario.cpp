@@ -50,7 +50,8 @@ class ScenarioCommand final : public Command {
       const sim::ConfigResult& last = report.results.back();
       write_output(opt_.trace, chrome_trace_json(timeline, {{"algorithm", last.algorithm},
                                                             {"engine", report.engine},
-                                                            {"nodes", std::to_string(last.nodes)}}));
+                                                            {"nodes", std::to_string(last.nodes)}},
+                                                 TraceLayout{last.nodes, last.gpus / std::max(1, last.nodes)}));
     }
     const std::string text = opt_.format == "json"  ? scenario_json(report)
                              : opt_.format == "csv" ? scenario_csv(report)

@@ -1,13 +1,42 @@
 #include "app/trace.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
 namespace ddpsim::app {
 
-std::string chrome_trace_json(const sim::Timeline& timeline,
-                              const std::vector<std::pair<std::string, std::string>>& extra_args)
+namespace {
+
+// The representative's spans (node 0, "gpu0 ...") copied to node n, GPU g; other spans of node 0
+// (link classes) copied to node n. Spans of other processes are kept as they are.
+sim::Timeline replicate(const sim::Timeline& in, const TraceLayout& layout)
 {
+  const int nodes = std::max(1, std::min(layout.nodes, layout.max_nodes));
+  sim::Timeline out;
+  for (int n = 0; n < nodes; ++n)
+    for (const sim::Span& s : in.spans) {
+      if (s.process != "node 0") {
+        if (n == 0) out.add(s);
+        continue;
+      }
+      const bool per_gpu = s.track.rfind("gpu0 ", 0) == 0;
+      for (int g = 0; g < (per_gpu ? std::max(1, layout.gpus_per_node) : 1); ++g) {
+        sim::Span c = s;
+        c.process = "node " + std::to_string(n);
+        if (per_gpu) c.track = "gpu" + std::to_string(g) + s.track.substr(4);
+        out.add(std::move(c));
+      }
+    }
+  return out;
+}
+
+}  // namespace
+
+std::string chrome_trace_json(const sim::Timeline& in, const std::vector<std::pair<std::string, std::string>>& extra_args,
+                              const TraceLayout& layout)
+{
+  const sim::Timeline timeline = replicate(in, layout);
   using nlohmann::ordered_json;
   ordered_json events = ordered_json::array();
   // Ids in order of first appearance, so the same timeline always gives the same file.
@@ -41,6 +70,10 @@ std::string chrome_trace_json(const sim::Timeline& timeline,
                       {"args", std::move(args)}});
   }
   ordered_json doc{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+  doc["otherData"] = {{"note", "every GPU of a homogeneous job does the same work: one representative was simulated and "
+                               "is shown on each GPU"},
+                      {"nodes", layout.nodes},
+                      {"nodes_shown", std::max(1, std::min(layout.nodes, layout.max_nodes))}};
   return doc.dump(1) + "\n";
 }
 

@@ -10,8 +10,19 @@
 
 namespace ddpsim::app {
 
+// How many nodes and GPUs the spans stand for. The models simulate one representative GPU of a
+// homogeneous job (node 0, gpu0: every rank does the same work), so the trace repeats its spans
+// for every GPU of each node, giving a process per node and tracks per GPU, up to `max_nodes`
+// nodes (a note in the trace says when more were left out).
+struct TraceLayout {
+  int nodes = 1;
+  int gpus_per_node = 1;
+  int max_nodes = 16;
+};
+
 // `extra_args` are added to every span on a communication or link track (e.g. the algorithm).
 std::string chrome_trace_json(const sim::Timeline& timeline,
-                              const std::vector<std::pair<std::string, std::string>>& extra_args = {});
+                              const std::vector<std::pair<std::string, std::string>>& extra_args = {},
+                              const TraceLayout& layout = {});
 
 }  // namespace ddpsim::app

@@ -111,3 +111,26 @@ TEST_CASE("cluster.fabric is read and checked")
   CHECK_THROWS_WITH(spec("  fabric: {kind: leaf_spine, nodes_per_leaf: 2, oversubscription: 0.5}\n"),
                     Catch::Contains("oversubscription"));
 }
+
+TEST_CASE("the trace shows a process per node and tracks per GPU, capped")
+{
+  sim::Timeline t;
+  t.add({"node 0", "gpu0 compute", "forward", Time{0}, Time{1000000}, {}});
+  t.add({"node 0", "gpu0 comm", "bucket 0", Time{500000}, Time{2000000}, {{"bucket", "0"}}});
+  t.add({"node 0", "link nic", "bucket 0 all_reduce", Time{500000}, Time{2000000}, {}});
+  const auto doc = nlohmann::json::parse(app::chrome_trace_json(t, {}, app::TraceLayout{3, 4, 16}));
+  std::set<std::string> processes, threads;
+  int complete = 0;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") processes.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "M" && e["name"] == "thread_name") threads.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "X") ++complete;
+  }
+  CHECK(processes == std::set<std::string>{"node 0", "node 1", "node 2"});
+  CHECK(threads.count("gpu3 compute") == 1);
+  CHECK(threads.count("gpu3 comm") == 1);
+  CHECK(threads.count("link nic") == 1);
+  CHECK(complete == 3 * (4 + 4 + 1));
+  const auto capped = nlohmann::json::parse(app::chrome_trace_json(t, {}, app::TraceLayout{1000, 8, 2}));
+  CHECK(capped["otherData"]["nodes_shown"] == 2);
+}
