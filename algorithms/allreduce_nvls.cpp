@@ -6,10 +6,7 @@
 namespace ddpsim::algo {
 namespace {
 
-struct Send {
-  VertexId src, dst;
-  Bytes bytes;
-};
+using Send = DeviceSend;
 
 std::vector<Send> plan(const Request& req)
 {
@@ -49,20 +46,13 @@ bool NvlsAllReduce::available(const Topology& topo) const
 StepSchedule NvlsAllReduce::steps(const Request& req) const
 {
   check_request(req, *this);
-  StepBuilder b(req);
-  for (const Send& s : plan(req)) b.send(s.src, s.dst, s.bytes);
-  return b.build();
+  return pipelined_steps(req, plan(req));
 }
 
 CoarseSchedule NvlsAllReduce::phases(const Request& req) const
 {
   check_request(req, *this);
-  CoarseSchedule c;
-  c.fixed_latency = req.latency.base;
-  PhaseBuilder ph(req, "nvls reduce + multicast", 1);
-  for (const Send& s : plan(req)) ph.send(s.src, s.dst, s.bytes);
-  if (!ph.empty()) c.phases.push_back(ph.build());
-  return c;
+  return pipelined_phases(req, "nvls reduce + multicast", plan(req));
 }
 
 // A reduce and a multicast through the switch and, between them, NVLSTree's tree over the nodes:

@@ -6,10 +6,7 @@
 namespace ddpsim::algo {
 namespace {
 
-struct Send {
-  VertexId src, dst;
-  Bytes bytes;
-};
+using Send = DeviceSend;
 
 std::vector<Send> plan(const Request& req)
 {
@@ -75,20 +72,13 @@ int dtree_parent(int n, int rank)
 StepSchedule TreeAllReduce::steps(const Request& req) const
 {
   check_request(req, *this);
-  StepBuilder b(req);
-  for (const Send& s : plan(req)) b.send(s.src, s.dst, s.bytes);
-  return b.build();
+  return pipelined_steps(req, plan(req));
 }
 
 CoarseSchedule TreeAllReduce::phases(const Request& req) const
 {
   check_request(req, *this);
-  CoarseSchedule c;
-  c.fixed_latency = req.latency.base;
-  PhaseBuilder ph(req, "tree reduce + broadcast (pipelined)", 1);
-  for (const Send& s : plan(req)) ph.send(s.src, s.dst, s.bytes);
-  if (!ph.empty()) c.phases.push_back(ph.build());
-  return c;
+  return pipelined_phases(req, "tree reduce + broadcast (pipelined)", plan(req));
 }
 
 HopCount TreeAllReduce::latency_hops(const Request& req) const

@@ -125,4 +125,21 @@ StepSchedule StepBuilder::build()
   return std::move(out_);
 }
 
+StepSchedule pipelined_steps(const Request& req, const std::vector<DeviceSend>& sends)
+{
+  StepBuilder b(req);
+  for (const DeviceSend& s : sends) b.send(s.src, s.dst, s.bytes);
+  return b.build();
+}
+
+CoarseSchedule pipelined_phases(const Request& req, const std::string& name, const std::vector<DeviceSend>& sends)
+{
+  CoarseSchedule c;
+  c.fixed_latency = req.latency.base;
+  PhaseBuilder ph(req, name, 1);
+  for (const DeviceSend& s : sends) ph.send(s.src, s.dst, s.bytes);
+  if (!ph.empty()) c.phases.push_back(ph.build());
+  return c;
+}
+
 }  // namespace ddpsim::algo

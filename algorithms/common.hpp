@@ -68,4 +68,15 @@ class StepBuilder {
   std::map<std::tuple<int, VertexId, VertexId>, std::size_t> cur_;
 };
 
+// One device-to-device send of a pipelined schedule (tree, NVLS).
+struct DeviceSend {
+  VertexId src = 0, dst = 0;
+  Bytes bytes;
+};
+
+// A pipelined algorithm whose sends all overlap: one step (the pipeline's critical path is in
+// its latency hops) at the step level, one phase named `name` at the coarse level.
+StepSchedule pipelined_steps(const Request& req, const std::vector<DeviceSend>& sends);
+CoarseSchedule pipelined_phases(const Request& req, const std::string& name, const std::vector<DeviceSend>& sends);
+
 }  // namespace ddpsim::algo

@@ -161,6 +161,14 @@ const InstanceSpec* Catalog::find(std::string_view name) const
   return nullptr;
 }
 
+const InstanceSpec& Catalog::at(std::string_view name) const
+{
+  if (const InstanceSpec* s = find(name)) return *s;
+  const std::string hint = closest(name, names());
+  throw UserError("--instance: unknown instance \"" + std::string(name) + "\"" +
+                  (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)") + "; `ddpsim catalog` lists them");
+}
+
 std::vector<std::string> Catalog::names() const
 {
   std::vector<std::string> out;

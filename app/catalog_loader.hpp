@@ -17,6 +17,8 @@ struct Catalog {
 
   // By name; SageMaker's "ml." prefix is accepted. nullptr when unknown.
   const InstanceSpec* find(std::string_view name) const;
+  // By name; throws UserError("--instance: unknown instance ... (did you mean ...?)") when unknown.
+  const InstanceSpec& at(std::string_view name) const;
   std::vector<std::string> names() const;
 };
 

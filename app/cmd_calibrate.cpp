@@ -62,12 +62,7 @@ class CalibrateCommand final : public Command {
   int run() override
   {
     const Catalog catalog = builtin_catalog();
-    const InstanceSpec* inst = catalog.find(opt_.instance);
-    if (!inst) {
-      const std::string hint = closest(opt_.instance, catalog.names());
-      throw UserError("--instance: unknown instance \"" + opt_.instance + "\"" +
-                      (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)"));
-    }
+    const InstanceSpec* inst = &catalog.at(opt_.instance);
     std::vector<calibrate::NcclLog> logs;
     if (run_->parsed()) {
       logs.push_back(measure());

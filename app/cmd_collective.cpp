@@ -128,12 +128,7 @@ class CollectiveCommand final : public Command {
   int run() override
   {
     const Catalog catalog = builtin_catalog();
-    const InstanceSpec* inst = catalog.find(opt_.instance);
-    if (!inst) {
-      const std::string hint = closest(opt_.instance, catalog.names());
-      throw UserError("--instance: unknown instance \"" + opt_.instance + "\"" +
-                      (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)"));
-    }
+    const InstanceSpec* inst = &catalog.at(opt_.instance);
     // Default: the shipped profile for this instance when there is one, else the catalog alone.
     std::string prof_name = opt_.profile;
     calibrate::Profile prof = calibrate::default_profile(inst->name);

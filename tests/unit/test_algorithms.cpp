@@ -5,6 +5,7 @@
 #include "algorithms/allreduce_ring.hpp"
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "support.hpp"
 #include "sim/analytical.hpp"
 #include "topology/rings.hpp"
 
@@ -13,11 +14,7 @@ using namespace ddpsim::algo;
 
 namespace {
 
-const InstanceSpec& instance(const char* name)
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return *c.find(name);
-}
+using test::instance;
 
 Request make_request(const Topology& topo, CollectiveOp op, std::uint64_t bytes)
 {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/catalog_loader.hpp"
+#include "support.hpp"
 #include "app/profile_io.hpp"
 #include "app/scenario_loader.hpp"
 #include "calibrate/cost_model.hpp"
@@ -16,11 +17,7 @@ using namespace ddpsim::calibrate;
 
 namespace {
 
-const InstanceSpec& instance(const char* name)
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return *c.find(name);
-}
+using test::instance;
 
 std::string data(const char* file) { return std::string(DDPSIM_SOURCE_DIR) + "/tests/data/" + file; }
 

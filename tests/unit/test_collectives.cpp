@@ -11,6 +11,7 @@
 #include "algorithms/nccl_tuning.hpp"
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "support.hpp"
 #include "calibrate/cost_model.hpp"
 #include "sim/analytical.hpp"
 #include "topology/rings.hpp"
@@ -20,11 +21,7 @@ using namespace ddpsim::algo;
 
 namespace {
 
-const InstanceSpec& instance(const char* name)
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return *c.find(name);
-}
+using test::instance;
 
 std::map<VertexId, double> sent_per_device(const StepSchedule& s)
 {

@@ -7,6 +7,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "support.hpp"
 #include "sim/analytical.hpp"
 #include "sim/backends.hpp"
 #include "sim/flow_backend.hpp"
@@ -18,11 +19,7 @@ using namespace ddpsim::algo;
 
 namespace {
 
-const InstanceSpec& instance(const char* name)
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return *c.find(name);
-}
+using test::instance;
 
 sim::CollectiveJob job(CoarseSchedule s, int stream = 0, Time ready = Time{0})
 {

@@ -7,6 +7,7 @@
 #include "algorithms/parameter_server.hpp"
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "support.hpp"
 #include "sim/analytical.hpp"
 #include "topology/rings.hpp"
 
@@ -15,11 +16,7 @@ using namespace ddpsim::algo;
 
 namespace {
 
-const InstanceSpec& instance(const char* name)
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return *c.find(name);
-}
+using test::instance;
 
 struct Tally {
   std::map<int, std::uint64_t> nic_out;  // bytes each node sends to other nodes

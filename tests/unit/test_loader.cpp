@@ -1,5 +1,6 @@
 // Scenario YAML validation: every bad input is a UserError naming file, line, column and field.
 #include <catch2/catch.hpp>
+#include "support.hpp"
 #include <fstream>
 #include <sstream>
 
@@ -9,11 +10,7 @@ using namespace ddpsim;
 
 namespace {
 
-const app::Catalog& catalog()
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return c;
-}
+using test::catalog;
 
 const char* kGood = R"(name: t
 cluster:

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include "support.hpp"
 
 #include "app/catalog_loader.hpp"
 #include "topology/rings.hpp"
@@ -7,11 +8,7 @@
 using namespace ddpsim;
 
 namespace {
-const app::Catalog& catalog()
-{
-  static const app::Catalog c = app::builtin_catalog();
-  return c;
-}
+using test::catalog;
 }  // namespace
 
 TEST_CASE("the catalog holds the instances FACTS.md lists")
