@@ -56,6 +56,8 @@ StepSchedule RingAllReduce::steps(const Request& req) const
   StepBuilder b(req);
   if (p == 1) return b.build();
   const Rings rings = make_rings(req);
+  b.reserve(static_cast<std::size_t>(ring_steps(req.op, p)) * static_cast<std::size_t>(p) *
+            static_cast<std::size_t>(req.channels));
   for (int k = 0; k < ring_steps(req.op, p); ++k) {
     for (int c = 0; c < req.channels; ++c) {
       const auto& ring = rings.order[static_cast<std::size_t>(c)];

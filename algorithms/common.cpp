@@ -1,5 +1,8 @@
 #include "algorithms/common.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "core/error.hpp"
 
 namespace ddpsim::algo {
@@ -85,22 +88,48 @@ Phase PhaseBuilder::build() const
   return p;
 }
 
+StepBuilder::StepBuilder(const Request& req, bool lock_step)
+    : req_(req),
+      lock_step_(lock_step),
+      src_step_(req.topo->device_count(), UINT32_MAX),
+      src_head_(req.topo->device_count(), 0),
+      touch_step_(req.topo->device_count(), UINT32_MAX),
+      touch_head_(req.topo->device_count(), 0)
+{
+}
+
 void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
 {
-  auto [it, fresh] = cur_.try_emplace({static_cast<int>(kind), src, dst}, out_.tasks.size());
-  if (fresh) {
-    Task t;
-    t.kind = kind;
-    t.src = src;
-    t.dst = dst;
-    t.overhead = kind == TaskKind::send ? hop_overhead(req_, src, dst) : Time{0};
-    for (std::size_t i = prev_begin_; i < cur_begin_; ++i) {
-      const Task& p = out_.tasks[i];
-      if (lock_step_ || p.dst == src || p.src == src) t.deps.push_back(static_cast<std::uint32_t>(i));
+  DDPSIM_CHECK(src < src_step_.size() && dst < src_step_.size(), "a task names a device outside the topology");
+  // Merge with this step's task of the same (kind, src, dst), if any.
+  if (src_step_[src] == step_)
+    for (std::uint32_t i = src_head_[src];; i = same_src_next_[i - cur_begin_]) {
+      Task& t = out_.tasks[i];
+      if (t.kind == kind && t.dst == dst) {
+        t.bytes += bytes;
+        return;
+      }
+      if (same_src_next_[i - cur_begin_] == UINT32_MAX) break;
     }
-    out_.tasks.push_back(std::move(t));
+  Task t;
+  t.kind = kind;
+  t.src = src;
+  t.dst = dst;
+  t.bytes = bytes;
+  t.overhead = kind == TaskKind::send ? hop_overhead(req_, src, dst) : Time{0};
+  if (lock_step_) {
+    for (std::size_t i = prev_begin_; i < cur_begin_; ++i) t.deps.push_back(static_cast<std::uint32_t>(i));
+  } else {
+    // The previous step's tasks that sent from or to `src` (the chain is newest first).
+    if (step_ > 0 && touch_step_[src] == step_ - 1)
+      for (std::uint32_t n = touch_head_[src]; n != UINT32_MAX; n = touch_[n].second) t.deps.push_back(touch_[n].first);
+    std::reverse(t.deps.begin(), t.deps.end());
   }
-  out_.tasks[it->second].bytes += bytes;
+  const auto index = static_cast<std::uint32_t>(out_.tasks.size());
+  same_src_next_.push_back(src_step_[src] == step_ ? src_head_[src] : UINT32_MAX);
+  src_step_[src] = step_;
+  src_head_[src] = index;
+  out_.tasks.push_back(std::move(t));
 }
 
 void StepBuilder::send(VertexId src, VertexId dst, Bytes bytes)
@@ -116,7 +145,20 @@ void StepBuilder::next_step()
   if (out_.tasks.size() == cur_begin_) return;  // empty step: nothing to close
   prev_begin_ = cur_begin_;
   cur_begin_ = out_.tasks.size();
-  cur_.clear();
+  ++step_;
+  same_src_next_.clear();
+  touch_.clear();
+  auto link = [&](VertexId dev, std::uint32_t task) {
+    const std::uint32_t next = touch_step_[dev] == step_ - 1 ? touch_head_[dev] : UINT32_MAX;
+    touch_step_[dev] = step_ - 1;
+    touch_head_[dev] = static_cast<std::uint32_t>(touch_.size());
+    touch_.emplace_back(task, next);
+  };
+  for (std::size_t i = prev_begin_; i < cur_begin_; ++i) {
+    const Task& t = out_.tasks[i];
+    link(t.src, static_cast<std::uint32_t>(i));
+    if (t.dst != t.src) link(t.dst, static_cast<std::uint32_t>(i));
+  }
 }
 
 StepSchedule StepBuilder::build()
