@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/catalog_loader.hpp"
+#include "sim/network.hpp"
 
 namespace ddpsim::test {
 
@@ -13,5 +14,28 @@ inline const app::Catalog& catalog()
 
 // A catalog instance by name (the test fails loudly on a typo: find() returns nullptr).
 inline const InstanceSpec& instance(const char* name) { return catalog().at(name); }
+
+// A backend whose every collective takes `each`, one after another on one stream: for testing the
+// iteration's and the frameworks' bookkeeping without a network model.
+class FixedBackend final : public sim::NetworkBackend {
+ public:
+  explicit FixedBackend(Time each) : each_(each) {}
+  std::string_view name() const override { return "fixed"; }
+  std::vector<sim::JobTiming> run(const std::vector<sim::CollectiveJob>& jobs) override
+  {
+    std::vector<sim::JobTiming> out;
+    Time free{0};
+    for (const auto& j : jobs) {
+      const Time start = max(j.ready, free);
+      out.push_back({start, start + each_});
+      free = start + each_;
+    }
+    return out;
+  }
+  Time run_steps(const algo::StepSchedule&) override { return each_; }
+
+ private:
+  Time each_;
+};
 
 }  // namespace ddpsim::test

@@ -3,6 +3,8 @@
 // accumulation, Lightning's overhead, SageMaker distribution maps and the SMDDP instance warning.
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include "app/catalog_loader.hpp"
 #include "app/scenario_loader.hpp"
 #include "sim/frameworks.hpp"
@@ -111,26 +113,7 @@ TEST_CASE("Horovod: tensors ready in the same cycle are fused up to the threshol
 
 namespace {
 
-class FixedBackend final : public NetworkBackend {
- public:
-  explicit FixedBackend(Time each) : each_(each) {}
-  std::string_view name() const override { return "fixed"; }
-  std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
-  {
-    std::vector<JobTiming> out;
-    Time free{0};
-    for (const auto& j : jobs) {
-      const Time start = max(j.ready, free);
-      out.push_back({start, start + each_});
-      free = start + each_;
-    }
-    return out;
-  }
-  Time run_steps(const algo::StepSchedule&) override { return each_; }
-
- private:
-  Time each_;
-};
+using test::FixedBackend;
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "support.hpp"
+
 #include "app/catalog_loader.hpp"
 #include "sim/analytical.hpp"
 #include "sim/buckets.hpp"
@@ -66,27 +68,7 @@ TEST_CASE("the roofline scales to a measured step and backward costs twice forwa
 
 namespace {
 
-// A backend whose every collective takes `each`, for testing the iteration's bookkeeping.
-class FixedBackend final : public NetworkBackend {
- public:
-  explicit FixedBackend(Time each) : each_(each) {}
-  std::string_view name() const override { return "fixed"; }
-  std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
-  {
-    std::vector<JobTiming> out;
-    Time free{0};
-    for (const auto& j : jobs) {
-      Time start = max(j.ready, free);
-      out.push_back({start, start + each_});
-      free = start + each_;
-    }
-    return out;
-  }
-  Time run_steps(const algo::StepSchedule&) override { return each_; }
-
- private:
-  Time each_;
-};
+using test::FixedBackend;
 
 IterationSetup toy_setup(NetworkBackend* net, const ModelSpec& m)
 {
