@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Approves the current output of every example scenario (or the ones named) as the new golden.
 # Usage: tests/approve.sh [BUILD_DIR] [scenario names...]. Review `git diff tests/golden` after.
+# A scenario with tests/golden/NAME.flow.json also gets its flow-engine golden re-approved; to
+# create one, run with APPROVE_FLOW=NAME.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/release}; shift || true
@@ -12,4 +14,10 @@ for n in "${names[@]}"; do
   "$ddpsim" scenario "$root/scenarios/$n.yaml" --format json >"$root/tests/golden/$n.json.tmp"
   mv "$root/tests/golden/$n.json.tmp" "$root/tests/golden/$n.json"
   echo "approved tests/golden/$n.json"
+  # Flow-engine goldens exist for the scenarios listed in tests/CMakeLists.txt's second foreach.
+  if [ -f "$root/tests/golden/$n.flow.json" ] || [ "${APPROVE_FLOW:-}" = "$n" ]; then
+    "$ddpsim" scenario "$root/scenarios/$n.yaml" --format json --engine flow >"$root/tests/golden/$n.flow.json.tmp"
+    mv "$root/tests/golden/$n.flow.json.tmp" "$root/tests/golden/$n.flow.json"
+    echo "approved tests/golden/$n.flow.json"
+  fi
 done

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# golden.sh DDPSIM SCENARIO GOLDEN: the scenario's JSON report must match the approved one
-# (numbers to a relative 1e-9, everything else exactly), and two runs must be byte-identical.
+# golden.sh DDPSIM SCENARIO GOLDEN [OPTIONS...]: the scenario's JSON report (with any extra
+# `ddpsim scenario` OPTIONS, e.g. --engine flow) must match the approved one (numbers to a
+# relative 1e-9, everything else exactly), and two runs must be byte-identical.
 set -eu
 ddpsim=$1 scenario=$2 golden=$3
+shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$ddpsim" scenario "$scenario" --format json >"$tmp/a.json"
-"$ddpsim" scenario "$scenario" --format json >"$tmp/b.json"
+"$ddpsim" scenario "$scenario" --format json "$@" >"$tmp/a.json"
+"$ddpsim" scenario "$scenario" --format json "$@" >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: two runs differ (not deterministic)"; exit 1; }
 [ -f "$golden" ] || { echo "FAIL: no golden $golden (run tests/approve.sh)"; exit 1; }
 python3 - "$tmp/a.json" "$golden" <<'PY'
