@@ -83,13 +83,26 @@ void StagedSchedule::add_local_ring(CollectiveOp op)
   }
 }
 
-void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>& lanes)
+void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round)
 {
   if (lanes.empty()) return;
   Phase phase{name, {}, static_cast<int>(lanes.front().size())};
   std::vector<std::uint32_t> ends;
-  for (const Lane& lane : lanes) {
+  for (const Lane& lane : lanes)
     DDPSIM_CHECK(static_cast<int>(lane.size()) == phase.steps && !lane.empty(), "uneven lanes in stage " + name);
+  if (per_round) {
+    // One phase per round, each transfer on its own route: the flow engine then sees where an
+    // all-to-all's traffic goes (e.g. across an oversubscribed spine), not only its first hop.
+    for (int k = 0; k < phase.steps; ++k) {
+      Phase round{name + " round " + std::to_string(k + 1), {}, 1};
+      for (const Lane& lane : lanes) {
+        const Transfer& t = lane[static_cast<std::size_t>(k)];
+        round.flows.push_back(Flow{t.kind, t.src, t.dst, t.bytes, t.overhead});
+      }
+      coarse_.phases.push_back(std::move(round));
+    }
+  }
+  for (const Lane& lane : lanes) {
     Flow f{lane.front().kind, lane.front().src, lane.front().dst, Bytes{0}, lane.front().overhead};
     for (const Transfer& t : lane) f.bytes += t.bytes;
     phase.flows.push_back(f);
@@ -101,7 +114,7 @@ void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>&
     }
     ends.push_back(deps.front());
   }
-  coarse_.phases.push_back(std::move(phase));
+  if (!per_round) coarse_.phases.push_back(std::move(phase));
   if (with_steps_) {
     frontier_ = std::move(ends);
     barrier();

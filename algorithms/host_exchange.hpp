@@ -41,10 +41,15 @@ class StagedSchedule {
 
   // A ring reduce-scatter or all-gather over each node's GPUs, all nodes in parallel.
   void add_local_ring(CollectiveOp op);
-  // Lanes must all have the same number of transfers (the phase's step count).
-  void add_stage(const std::string& name, const std::vector<Lane>& lanes);
+  // Lanes must all have the same number of transfers (the phase's step count). The coarse form
+  // is one flow per lane (its bytes on the route of its first transfer) or, with `per_round`,
+  // one phase per round with every transfer on its own route.
+  void add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round = false);
   // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m)` to
-  // node m for every m != n, in N-1 rounds (round k: n -> n+k), every stripe in parallel.
+  // node m for every m != n, in N-1 rounds (round k: n -> n+k), every stripe in parallel. Up to
+  // kRoundsMax rounds the coarse form keeps each round (routes matter on a leaf/spine fabric);
+  // beyond, one flow per lane (N-1 phases of N flows would cost O(N^2) flows per exchange).
+  static constexpr int kRoundsMax = 64;
   template <class F>
   void add_exchange(const std::string& name, F&& bytes_to);
 
@@ -78,7 +83,7 @@ void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to)
       }
       lanes.push_back(std::move(lane));
     }
-  add_stage(name, lanes);
+  add_stage(name, lanes, /*per_round=*/n - 1 <= kRoundsMax);
 }
 
 }  // namespace ddpsim::algo
