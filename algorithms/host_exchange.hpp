@@ -67,6 +67,24 @@ class StagedSchedule {
   void barrier();
 };
 
+// Both granularities of a staged algorithm from one `build(req, schedule)` function, so the
+// step DAG and the coarse phases can never describe different stages.
+template <class Build>
+StepSchedule staged_steps(const Request& req, Build&& build)
+{
+  StagedSchedule s(req, /*with_steps=*/true);
+  build(req, s);
+  return s.take_steps();
+}
+
+template <class Build>
+CoarseSchedule staged_phases(const Request& req, Build&& build)
+{
+  StagedSchedule s(req, /*with_steps=*/false);
+  build(req, s);
+  return s.take_phases();
+}
+
 template <class F>
 void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to)
 {

@@ -39,18 +39,8 @@ void build(const Request& req, StagedSchedule& s)
 
 }  // namespace
 
-StepSchedule ParameterServerAllReduce::steps(const Request& req) const
-{
-  StagedSchedule s(req, true);
-  build(req, s);
-  return s.take_steps();
-}
+StepSchedule ParameterServerAllReduce::steps(const Request& req) const { return staged_steps(req, build); }
 
-CoarseSchedule ParameterServerAllReduce::phases(const Request& req) const
-{
-  StagedSchedule s(req, false);
-  build(req, s);
-  return s.take_phases();
-}
+CoarseSchedule ParameterServerAllReduce::phases(const Request& req) const { return staged_phases(req, build); }
 
 }  // namespace ddpsim::algo

@@ -3,23 +3,10 @@
 # has all_reduce_perf's columns, its own output fits back, and bad logs exit 2 with one line
 # naming file:line:column while an existing profile survives.
 set -u
+. "$(dirname "$0")/lib.sh"
 data=$1
 ddpsim=${DDPSIM:?set DDPSIM to the binary}
-fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-say() { if [ "$1" = ok ]; then echo "ok   $2"; else echo "FAIL $2"; fail=1; fi; }
-check() {  # name expected_rc expected_substring command...
-  local name=$1 want_rc=$2 want=$3; shift 3
-  local err rc
-  err=$("$@" 2>&1 >/dev/null); rc=$?
-  local lines; lines=$(printf '%s' "$err" | grep -c '')
-  if [ "$rc" != "$want_rc" ] || [ "$lines" != 1 ] || [[ "$err" != *"$want"* ]] ||
-     grep -qiE 'terminate|abort|segmentation|stack' <<<"$err"; then
-    say fail "$name: rc=$rc (want $want_rc), $lines stderr line(s): $err"
-  else
-    say ok "$name: $err"
-  fi
-}
 
 # The table: 8 B .. 8 GiB by 2 = 31 rows of 11 fields; busbw = algbw x 2(n-1)/n with n = 16.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests >"$tmp/pred.txt" || say fail "collective exit"
