@@ -70,7 +70,7 @@ class CalibrateCommand final : public Command {
       for (const std::string& f : opt_.files) logs.push_back(calibrate::read_nccl_log(f));
     }
     // Everything is parsed and fitted before the output is touched; write_output is atomic.
-    const calibrate::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
+    const sim::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
     write_output(opt_.out, profile_yaml(prof));
     double worst = 0;
     for (const auto& r : prof.residuals) worst = std::max(worst, std::abs(r.error()));

@@ -11,9 +11,9 @@
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
-#include "calibrate/cost_model.hpp"
+#include "sim/network/collective_model.hpp"
 #include "calibrate/nccl_log.hpp"
-#include "sim/backends.hpp"
+#include "sim/network/backends.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -131,7 +131,7 @@ class CollectiveCommand final : public Command {
     const InstanceSpec* inst = &catalog.at(opt_.instance);
     // Default: the shipped profile for this instance when there is one, else the catalog alone.
     std::string prof_name = opt_.profile;
-    calibrate::Profile prof = calibrate::default_profile(inst->name);
+    sim::Profile prof = sim::default_profile(inst->name);
     if (opt_.profile.empty()) {
       if (auto b = builtin_profile(inst->name)) {
         prof = *b;
@@ -161,10 +161,10 @@ class CollectiveCommand final : public Command {
     const int gpn = opt_.gpus_per_node > 0 ? std::min(opt_.gpus_per_node, inst->gpus) : inst->gpus;
     const Topology topo(*inst, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
-    calibrate::CostModel model(topo, *net);
+    sim::CostModel model(topo, *net);
     std::vector<Row> rows;
     auto predict = [&](std::uint64_t b) {
-      const calibrate::Choice c = model.choose(op, Bytes{b}, opt_.algo, proto);
+      const sim::Choice c = model.choose(op, Bytes{b}, opt_.algo, proto);
       const double t = model.time_us(c, prof, Bytes{b});
       const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
       rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),

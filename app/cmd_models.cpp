@@ -5,7 +5,7 @@
 
 #include "app/commands.hpp"
 #include "app/output.hpp"
-#include "sim/model_zoo.hpp"
+#include "sim/training/model_zoo.hpp"
 
 namespace ddpsim::app {
 namespace {

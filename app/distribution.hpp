@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "app/yaml_reader.hpp"
-#include "sim/frameworks.hpp"
+#include "sim/training/frameworks.hpp"
 
 namespace ddpsim::app {
 

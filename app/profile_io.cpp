@@ -15,7 +15,7 @@ std::string fixed(double v, int digits)
   return buf;
 }
 
-void emit_scope(YAML::Emitter& out, const char* key, const calibrate::ScopeParams& s)
+void emit_scope(YAML::Emitter& out, const char* key, const sim::ScopeParams& s)
 {
   out << YAML::Key << key << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "fitted" << YAML::Value << s.fitted;
@@ -26,7 +26,7 @@ void emit_scope(YAML::Emitter& out, const char* key, const calibrate::ScopeParam
   out << YAML::EndMap;
 }
 
-void read_scope(Reader& r, const YAML::Node& root, const std::string& key, calibrate::ScopeParams& s)
+void read_scope(Reader& r, const YAML::Node& root, const std::string& key, sim::ScopeParams& s)
 {
   const YAML::Node n = root[key];
   if (!n.IsDefined()) return;
@@ -42,7 +42,7 @@ void read_scope(Reader& r, const YAML::Node& root, const std::string& key, calib
 
 }  // namespace
 
-std::string profile_yaml(const calibrate::Profile& p)
+std::string profile_yaml(const sim::Profile& p)
 {
   YAML::Emitter out;
   out << YAML::Comment("ddpsim calibration profile: t = alpha + L_nccl + B_line / efficiency + gamma sqrt(S/MiB)");
@@ -59,7 +59,7 @@ std::string profile_yaml(const calibrate::Profile& p)
   emit_scope(out, "intra", p.intra);
   emit_scope(out, "network", p.network);
   out << YAML::Key << "residuals" << YAML::Value << YAML::BeginSeq;
-  for (const calibrate::Residual& r : p.residuals) {
+  for (const sim::Residual& r : p.residuals) {
     out << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "file" << YAML::Value << r.file;
     out << YAML::Key << "line" << YAML::Value << r.line;
@@ -77,11 +77,11 @@ std::string profile_yaml(const calibrate::Profile& p)
   return std::string(out.c_str()) + "\n";
 }
 
-calibrate::Profile parse_profile(const std::string& name, const std::string& text)
+sim::Profile parse_profile(const std::string& name, const std::string& text)
 {
   const YAML::Node root = parse_yaml(name, text);
   Reader r(name);
-  calibrate::Profile p;
+  sim::Profile p;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"instance", "provenance", "intra", "network", "residuals"});
   p.instance = r.string(root, "", "instance", true).value_or("");
@@ -102,11 +102,11 @@ calibrate::Profile parse_profile(const std::string& name, const std::string& tex
   return p;  // residuals are a record for people; they do not feed predictions
 }
 
-calibrate::Profile load_profile(const std::string& path) { return parse_profile(path, read_text_file(path)); }
+sim::Profile load_profile(const std::string& path) { return parse_profile(path, read_text_file(path)); }
 
 const std::map<std::string, std::string>& builtin_profile_texts();  // profiles_data.cpp (generated)
 
-std::optional<calibrate::Profile> builtin_profile(const std::string& instance)
+std::optional<sim::Profile> builtin_profile(const std::string& instance)
 {
   const std::string name = instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance;
   const auto& texts = builtin_profile_texts();

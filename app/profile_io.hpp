@@ -6,17 +6,17 @@
 #include <optional>
 #include <string>
 
-#include "calibrate/profile.hpp"
+#include "sim/network/profile.hpp"
 
 namespace ddpsim::app {
 
-std::string profile_yaml(const calibrate::Profile& p);
+std::string profile_yaml(const sim::Profile& p);
 // Throws UserError(s) with file:line:column for a malformed profile.
-calibrate::Profile parse_profile(const std::string& name, const std::string& text);
-calibrate::Profile load_profile(const std::string& path);
+sim::Profile parse_profile(const std::string& name, const std::string& text);
+sim::Profile load_profile(const std::string& path);
 
 // The shipped profile (profiles/<instance>.yaml, compiled in) for an instance ("ml." prefix
 // accepted), or nullopt when none was fitted for it.
-std::optional<calibrate::Profile> builtin_profile(const std::string& instance);
+std::optional<sim::Profile> builtin_profile(const std::string& instance);
 
 }  // namespace ddpsim::app

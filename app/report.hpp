@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/scenario.hpp"
+#include "sim/training/scenario.hpp"
 
 namespace ddpsim::app {
 

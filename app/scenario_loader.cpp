@@ -5,7 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
 #include "app/profile_io.hpp"
-#include "sim/model_zoo.hpp"
+#include "sim/training/model_zoo.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -228,7 +228,7 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
 // Applies a calibration profile to the scenario: the fitted efficiencies scale the catalog's link
 // rates (NVLink/NVSwitch by the one-node fit; NIC and PCIe, the network path, by the multi-node
 // fit) and the fitted latency becomes the collective's base latency. Only fitted scopes apply.
-void apply_profile(const calibrate::Profile& prof, sim::ScenarioSpec& s)
+void apply_profile(const sim::Profile& prof, sim::ScenarioSpec& s)
 {
   InstanceSpec& inst = s.cluster.instance;
   if (prof.intra.fitted) {
@@ -283,7 +283,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
   r.finish();
   if (!s.communication.profile.empty()) {
-    const calibrate::Profile prof = load_profile(s.communication.profile);
+    const sim::Profile prof = load_profile(s.communication.profile);
     if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
       throw UserError(SourceLocation{name, 0, 0}, "communication.profile",
                       "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);

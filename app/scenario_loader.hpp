@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/catalog_loader.hpp"
-#include "sim/scenario.hpp"
+#include "sim/training/scenario.hpp"
 
 namespace ddpsim::app {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "sim/timeline.hpp"
+#include "sim/engine/timeline.hpp"
 
 namespace ddpsim::app {
 

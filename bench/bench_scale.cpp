@@ -6,11 +6,11 @@
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
-#include "sim/analytical.hpp"
-#include "sim/buckets.hpp"
-#include "sim/flow_backend.hpp"
-#include "sim/model_zoo.hpp"
-#include "sim/scenario.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/training/buckets.hpp"
+#include "sim/network/flow_backend.hpp"
+#include "sim/training/model_zoo.hpp"
+#include "sim/training/scenario.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <memory>
 
-#include "calibrate/cost_model.hpp"
+#include "sim/network/collective_model.hpp"
 #include "core/error.hpp"
-#include "sim/backends.hpp"
+#include "sim/network/backends.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
@@ -15,7 +15,7 @@ struct Point {
   const NcclLog* log;
   const LogRow* row;
   int nodes;
-  Choice choice;
+  sim::Choice choice;
 };
 
 enum Col { kAlpha, kBeta, kGamma };
@@ -44,9 +44,9 @@ Eigen::VectorXd solve(const std::vector<Point>& pts, const std::vector<Col>& col
   return a.colPivHouseholderQr().solve(b);
 }
 
-ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& scope)
+sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& scope)
 {
-  ScopeParams s;
+  sim::ScopeParams s;
   if (pts.empty()) return s;
   bool small = false;
   for (const Point& p : pts) small = small || p.row->bytes.n < MiB;
@@ -88,17 +88,17 @@ std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
   return {nodes, log.ranks / nodes};
 }
 
-Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
+sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
 {
   DDPSIM_CHECK(!logs.empty(), "fit without logs");
-  Profile prof = default_profile(instance.name);
+  sim::Profile prof = sim::default_profile(instance.name);
   std::vector<Point> intra, network;
   // Topologies and backends live as long as the points' choices point at registry algorithms only.
   for (const NcclLog& log : logs) {
     const auto [nodes, gpn] = log_shape(instance, log);
     const Topology topo(instance, nodes, gpn);
     const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
-    CostModel model(topo, *net);
+    sim::CostModel model(topo, *net);
     for (const LogRow& row : log.rows) {
       Point p{&log, &row, nodes, model.choose(algo::CollectiveOp::all_reduce, row.bytes, algorithm)};
       (nodes > 1 ? network : intra).push_back(p);
@@ -122,7 +122,7 @@ Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& lo
       const double t = p.choice.latency_us + p.choice.bandwidth_us / prof.scope(p.nodes).efficiency +
                        prof.scope(p.nodes).alpha_us +
                        prof.scope(p.nodes).gamma_us * std::sqrt(p.row->bytes.as_double() / static_cast<double>(MiB));
-      prof.residuals.push_back(Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
+      prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
                                         std::string(p.choice.algorithm->name()), std::string(to_string(p.choice.protocol))});
     }
   return prof;

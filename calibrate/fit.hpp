@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "calibrate/nccl_log.hpp"
-#include "calibrate/profile.hpp"
+#include "sim/network/profile.hpp"
 #include "topology/instance.hpp"
 
 namespace ddpsim::calibrate {
@@ -21,7 +21,7 @@ namespace ddpsim::calibrate {
 // Throws UserError when a log does not fit the instance (rank count) or a scope cannot be fitted.
 // `algorithm`: "auto" (NCCL's own choice, for logs run without NCCL_ALGO) or the algorithm the
 // logs forced (e.g. "ring" for NCCL_ALGO=Ring or NCCL_TREE_THRESHOLD=0).
-Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm = "auto");
+sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm = "auto");
 
 // Nodes and GPUs per node of a log on `instance` (CSV: its Nodes column; text: ranks / GPUs).
 std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log);

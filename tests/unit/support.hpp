@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/catalog_loader.hpp"
-#include "sim/network.hpp"
+#include "sim/network/network.hpp"
 
 namespace ddpsim::test {
 

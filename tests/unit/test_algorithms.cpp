@@ -6,7 +6,7 @@
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "support.hpp"
-#include "sim/analytical.hpp"
+#include "sim/network/analytical.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;

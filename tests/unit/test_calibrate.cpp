@@ -7,13 +7,14 @@
 #include "support.hpp"
 #include "app/profile_io.hpp"
 #include "app/scenario_loader.hpp"
-#include "calibrate/cost_model.hpp"
+#include "sim/network/collective_model.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
-#include "sim/analytical.hpp"
+#include "sim/network/analytical.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::calibrate;
+using namespace ddpsim::sim;
 
 namespace {
 

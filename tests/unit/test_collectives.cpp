@@ -12,8 +12,8 @@
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "support.hpp"
-#include "calibrate/cost_model.hpp"
-#include "sim/analytical.hpp"
+#include "sim/network/collective_model.hpp"
+#include "sim/network/analytical.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;
@@ -43,7 +43,7 @@ TEST_CASE("every registered algorithm with channels, on NVLS and mesh machines: 
   for (const auto& a : Registry::instance().all()) {
     if (!a->available(topo) || !a->supports(CollectiveOp::all_reduce)) continue;
     INFO(a->name() << " " << name << " nodes=" << nodes << " bytes=" << bytes);
-    Request req{CollectiveOp::all_reduce, Bytes{bytes}, &topo, ring_order(topo), {}, calibrate::default_channels(topo)};
+    Request req{CollectiveOp::all_reduce, Bytes{bytes}, &topo, ring_order(topo), {}, sim::default_channels(topo)};
     const StepSchedule steps = a->steps(req);
     const CoarseSchedule coarse = a->phases(req);
     CHECK(total_sent(steps) == total_sent(coarse));
@@ -139,18 +139,18 @@ TEST_CASE("auto: LL for small sizes, Simple for large, time never decreasing wit
   const int nodes = GENERATE(1, 2, 8);
   Topology topo(instance(name), nodes, 8);
   sim::AnalyticalBackend net(topo);
-  calibrate::CostModel model(topo, net);
-  const calibrate::Profile prof = calibrate::default_profile(name);
+  sim::CostModel model(topo, net);
+  const sim::Profile prof = sim::default_profile(name);
   CHECK(model.choose(CollectiveOp::all_reduce, Bytes{8}, "auto").protocol == Protocol::ll);
   CHECK(model.choose(CollectiveOp::all_reduce, Bytes{8 * GiB}, "auto").protocol == Protocol::simple);
   double previous = 0;
   for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
-    const calibrate::Choice c = model.choose(CollectiveOp::all_reduce, Bytes{b}, "auto");
+    const sim::Choice c = model.choose(CollectiveOp::all_reduce, Bytes{b}, "auto");
     const double t = model.time_us(c, prof, Bytes{b});
     CHECK(t >= previous * (1 - 1e-12));
     // auto is the minimum over its candidates and protocols.
     for (const char* a : {"ring", "hierarchical"}) {
-      const calibrate::Choice fixed = model.choose(CollectiveOp::all_reduce, Bytes{b}, a);
+      const sim::Choice fixed = model.choose(CollectiveOp::all_reduce, Bytes{b}, a);
       CHECK(c.latency_us + c.bandwidth_us <= fixed.latency_us + fixed.bandwidth_us + 1e-9);
     }
     previous = t;

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "sim/engine.hpp"
+#include "sim/engine/engine.hpp"
 
 using namespace ddpsim;
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "app/catalog_loader.hpp"
-#include "sim/analytical.hpp"
-#include "sim/flow_backend.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/network/flow_backend.hpp"
 #include "topology/rings.hpp"
 #include "topology/routing.hpp"
 #include "algorithms/registry.hpp"

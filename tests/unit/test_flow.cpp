@@ -8,10 +8,10 @@
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "support.hpp"
-#include "sim/analytical.hpp"
-#include "sim/backends.hpp"
-#include "sim/flow_backend.hpp"
-#include "sim/subprocess.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/network/backends.hpp"
+#include "sim/network/flow_backend.hpp"
+#include "sim/network/subprocess.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;

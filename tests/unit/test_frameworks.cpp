@@ -7,10 +7,10 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/scenario_loader.hpp"
-#include "sim/frameworks.hpp"
-#include "sim/iteration.hpp"
-#include "sim/model_zoo.hpp"
-#include "sim/scenario.hpp"
+#include "sim/training/frameworks.hpp"
+#include "sim/training/iteration.hpp"
+#include "sim/training/model_zoo.hpp"
+#include "sim/training/scenario.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

@@ -6,7 +6,7 @@
 #include "app/report.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/trace.hpp"
-#include "sim/scenario.hpp"
+#include "sim/training/scenario.hpp"
 
 using namespace ddpsim;
 

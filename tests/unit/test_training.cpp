@@ -3,11 +3,11 @@
 #include "support.hpp"
 
 #include "app/catalog_loader.hpp"
-#include "sim/analytical.hpp"
-#include "sim/buckets.hpp"
-#include "sim/compute.hpp"
-#include "sim/iteration.hpp"
-#include "sim/model_zoo.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/training/buckets.hpp"
+#include "sim/training/compute.hpp"
+#include "sim/training/iteration.hpp"
+#include "sim/training/model_zoo.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

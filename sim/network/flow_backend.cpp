@@ -1,0 +1,297 @@
+#include "sim/network/flow_backend.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/network/flow_graph.hpp"
+#include "sim/network/network_trace.hpp"
+#include "sim/network/subprocess.hpp"
+
+namespace ddpsim::sim {
+namespace {
+
+// Builds a FlowGraph: links are created on first use, routes are shared by flows with the same
+// path; a flow's analytical latency is a delay item in front of it, shared by the flows that
+// wait for the same thing for the same time. Link keys: topology edges, then one memory "link" per device (local reductions
+// and copies run at its memory bandwidth and share it), then one fatpipe per distinct delay.
+class GraphBuilder {
+ public:
+  GraphBuilder(const Topology& topo, const Router& router, bool fold) : topo_(topo), router_(router), fold_(fold) {}
+
+  // Route index for a flow of `kind` from src to dst.
+  std::int32_t route(algo::TaskKind kind, VertexId src, VertexId dst)
+  {
+    const auto key = std::tuple{kind == algo::TaskKind::send, src, dst, std::int64_t{0}};
+    if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+    std::vector<std::uint32_t> path;
+    if (kind == algo::TaskKind::send) {
+      for (EdgeId e : router_.route(src, dst).links) {
+        const EdgeId f = fold_ ? topo_.fold_link(e) : e;
+        path.push_back(link(f, topo_.link(f).bandwidth.bytes_per_s));
+      }
+      std::vector<std::uint32_t> sorted = path;
+      std::sort(sorted.begin(), sorted.end());
+      // A folded route crossing two copies of one link would be charged twice: plan() then unfolds.
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) folded_twice_ = true;
+    } else {
+      DDPSIM_CHECK(src == dst, "a local task names two devices");
+      const VertexId dev = fold_ ? topo_.fold_vertex(src) : src;
+      path.push_back(link(topo_.link_count() + dev, memory_bandwidth(topo_, dev).bytes_per_s));
+    }
+    const auto id = static_cast<std::int32_t>(g_.routes.size());
+    g_.routes.push_back(std::move(path));
+    routes_.emplace(key, id);
+    return id;
+  }
+
+  // A pure delay: a zero-byte item over a fatpipe with that latency. Delays never share a route
+  // with payload: a link far wider than the real ones upsets the max-min solver's precision.
+  std::int32_t delay_route(Time delay)
+  {
+    const auto key = std::tuple{false, VertexId{0}, VertexId{0}, -delay.ps};
+    if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+    const auto id = static_cast<std::int32_t>(g_.routes.size());
+    g_.routes.push_back({delay_link(delay)});
+    routes_.emplace(key, id);
+    return id;
+  }
+
+  std::uint32_t add(std::int32_t route, Bytes bytes, std::vector<std::uint32_t> deps)
+  {
+    g_.items.push_back(FlowGraph::Item{route, bytes.n, std::move(deps)});
+    return static_cast<std::uint32_t>(g_.items.size() - 1);
+  }
+  // Completes once `deps` have, after `delay` (an instant barrier when delay is 0).
+  std::uint32_t wait(std::vector<std::uint32_t> deps, Time delay = Time{0})
+  {
+    return add(delay > Time{0} ? delay_route(delay) : -1, Bytes{0}, std::move(deps));
+  }
+
+  std::size_t size() const { return g_.items.size(); }
+  bool folded_twice() const { return folded_twice_; }
+  FlowGraph take() { return std::move(g_); }
+
+ private:
+  std::uint32_t link(std::size_t key, double bandwidth)
+  {
+    auto [it, fresh] = links_.try_emplace(key, static_cast<std::uint32_t>(g_.links.size()));
+    if (fresh) g_.links.push_back(FlowGraph::Link{bandwidth, 0.0, false});
+    return it->second;
+  }
+  std::uint32_t delay_link(Time delay)
+  {
+    auto [it, fresh] = delays_.try_emplace(delay.ps, static_cast<std::uint32_t>(g_.links.size()));
+    // Far above any real link, and a fatpipe: the delay link never limits or couples flows.
+    if (fresh) g_.links.push_back(FlowGraph::Link{1e18, delay.seconds(), true});
+    return it->second;
+  }
+
+  const Topology& topo_;
+  const Router& router_;
+  bool fold_;
+  bool folded_twice_ = false;
+  FlowGraph g_;
+  std::unordered_map<std::size_t, std::uint32_t> links_;
+  std::unordered_map<std::int64_t, std::uint32_t> delays_;
+  std::map<std::tuple<bool, VertexId, VertexId, std::int64_t>, std::int32_t> routes_;
+};
+
+// Per job, per phase, per flow: the bytes the folded simulation gives the flow (only period-0
+// flows are used). Empty when the schedule is not symmetric.
+using FoldedBytes = std::vector<std::vector<std::vector<Bytes>>>;
+
+// Symmetric when every symmetry period sends the flows period 0 sends, shifted by whole periods,
+// with the same bytes up to the remainder of an uneven split (at most one byte per step, or 1e-6
+// of the flow). Each period-0 flow is then given the largest bytes of its copies, so where nothing
+// is shared the folded phase ends exactly when the slowest copy would.
+std::optional<FoldedBytes> symmetric(const Topology& topo, const std::vector<CollectiveJob>& jobs)
+{
+  const int periods = topo.symmetry_periods();
+  if (periods <= 1) return std::nullopt;
+  using Sig = std::tuple<int, VertexId, VertexId, std::int64_t, std::uint64_t, std::size_t>;
+  FoldedBytes out;
+  for (const CollectiveJob& job : jobs) {
+    out.emplace_back();
+    for (const algo::Phase& phase : job.schedule.phases) {
+      std::vector<std::vector<Sig>> per(static_cast<std::size_t>(periods));
+      for (std::size_t i = 0; i < phase.flows.size(); ++i) {
+        const algo::Flow& f = phase.flows[i];
+        const int p = topo.period_of(f.src);
+        if (p < 0 || topo.period_of(f.dst) < 0) return std::nullopt;
+        per[static_cast<std::size_t>(p)].emplace_back(static_cast<int>(f.kind), topo.shift_vertex(f.src, -p),
+                                                      topo.shift_vertex(f.dst, -p), f.step_overhead.ps, f.bytes.n, i);
+      }
+      for (auto& v : per) std::sort(v.begin(), v.end());
+      std::vector<Bytes> bytes(phase.flows.size());
+      for (const Sig& s : per[0]) bytes[std::get<5>(s)] = Bytes{std::get<4>(s)};
+      for (std::size_t p = 1; p < per.size(); ++p) {
+        if (per[p].size() != per[0].size()) return std::nullopt;
+        for (std::size_t k = 0; k < per[0].size(); ++k) {
+          const Sig &a = per[0][k], &b = per[p][k];
+          if (std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a), std::get<3>(a)) !=
+              std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b), std::get<3>(b)))
+            return std::nullopt;
+          const std::uint64_t lo = std::min(std::get<4>(a), std::get<4>(b)), hi = std::max(std::get<4>(a), std::get<4>(b));
+          const auto slack = std::max<std::uint64_t>(static_cast<std::uint64_t>(phase.steps),
+                                                     static_cast<std::uint64_t>(1e-6 * static_cast<double>(hi)));
+          if (hi - lo > slack) return std::nullopt;
+          Bytes& folded = bytes[std::get<5>(a)];
+          folded = std::max(folded, Bytes{std::get<4>(b)});
+        }
+      }
+      out.back().push_back(std::move(bytes));
+    }
+  }
+  return out;
+}
+
+struct Planned {
+  FlowGraph graph;
+  std::vector<std::uint32_t> start, end;  // per job: items whose completion is its start and end
+  std::vector<std::vector<std::uint32_t>> phase_start;  // per job, per phase: item it starts after
+  std::uint64_t flows = 0;
+  bool folded_twice = false;  // a folded route crosses two copies of one link: do not fold
+};
+
+Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs,
+             const FoldedBytes* folded)
+{
+  const bool fold = folded != nullptr;
+  Planned out;
+  GraphBuilder b(topo, router, fold);
+  std::unordered_map<int, std::uint32_t> stream_end;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const CollectiveJob& job = jobs[j];
+    std::vector<std::uint32_t> deps{b.wait({}, job.ready)};
+    if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
+    const std::uint32_t start = b.wait(std::move(deps));
+    std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
+    out.phase_start.emplace_back();
+    for (std::size_t k = 0; k < job.schedule.phases.size(); ++k) {
+      const algo::Phase& phase = job.schedule.phases[k];
+      out.phase_start.back().push_back(last);
+      std::vector<std::uint32_t> flows;
+      std::map<std::int64_t, std::uint32_t> delays;  // delay -> item that ends it
+      for (std::size_t i = 0; i < phase.flows.size(); ++i) {
+        const algo::Flow& f = phase.flows[i];
+        if (fold && topo.period_of(f.src) != 0) continue;
+        const Bytes bytes = fold ? (*folded)[j][k][i] : f.bytes;
+        const bool send = f.kind == algo::TaskKind::send;
+        // As the analytical backend: a send pays steps x (route latency + overhead); local work once.
+        const Time delay = send ? (router.route(f.src, f.dst).latency + f.step_overhead) * phase.steps : f.step_overhead;
+        auto [d, fresh] = delays.try_emplace(delay.ps, last);
+        if (fresh && delay > Time{0}) d->second = b.wait({last}, delay);
+        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), bytes, {d->second}));
+      }
+      out.flows += flows.size();
+      if (flows.empty()) flows.push_back(last);
+      last = b.wait(std::move(flows));
+    }
+    out.start.push_back(start);
+    out.end.push_back(last);
+    stream_end[job.stream] = last;
+  }
+  out.folded_twice = fold && b.folded_twice();
+  out.graph = b.take();
+  return out;
+}
+
+std::string encode(const std::vector<double>& v)
+{
+  std::string s(v.size() * sizeof(double), '\0');
+  std::memcpy(s.data(), v.data(), s.size());
+  return s;
+}
+
+std::vector<double> decode(const std::string& s)
+{
+  DDPSIM_CHECK(s.size() % sizeof(double) == 0, "malformed result from the simulation process");
+  std::vector<double> v(s.size() / sizeof(double));
+  std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+
+// Simulates `graph` in a child process; returns item completion times, and the comm count and
+// the child's peak memory in `stats`.
+std::vector<double> simulate(const FlowGraph& graph, FlowStats& stats)
+{
+  std::vector<double> out = decode(run_in_child([&] {
+    FlowRunStats st;
+    std::vector<double> done = run_flow_graph(graph, &st);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    done.push_back(static_cast<double>(st.comms));
+    done.push_back(static_cast<double>(usage.ru_maxrss));
+    return encode(done);
+  }));
+  DDPSIM_CHECK(out.size() == graph.items.size() + 2, "simulation process returned the wrong number of times");
+  stats.peak_rss_kib = out.back();
+  out.pop_back();
+  stats.comms = static_cast<std::uint64_t>(out.back());
+  out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+FlowBackend::FlowBackend(const Topology& topo) : topo_(topo), router_(topo) {}
+
+std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
+{
+  stats_ = {};
+  if (jobs.empty()) return {};
+  const std::optional<FoldedBytes> folded = folding_ ? symmetric(topo_, jobs) : std::nullopt;
+  bool fold = folded.has_value();
+  Planned p = plan(topo_, router_, jobs, fold ? &*folded : nullptr);
+  if (p.folded_twice) {  // folding would charge one flow twice on a link: simulate every rank
+    fold = false;
+    p = plan(topo_, router_, jobs, nullptr);
+  }
+  const std::vector<double> done = simulate(p.graph, stats_);
+  stats_.flows = p.flows;
+  stats_.folded = fold;
+  std::vector<JobTiming> out(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    // The ready time went through SimGrid's double clock: keep the exact integer where possible.
+    out[j].start = max(jobs[j].ready, Time::from_seconds(done[p.start[j]]));
+    out[j].end = max(out[j].start, Time::from_seconds(done[p.end[j]]));
+    if (!timeline_) continue;
+    const auto& phases = jobs[j].schedule.phases;
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      const Time from = Time::from_seconds(done[p.phase_start[j][k]]);
+      const Time to = k + 1 < phases.size() ? Time::from_seconds(done[p.phase_start[j][k + 1]]) : out[j].end;
+      record_phase(*timeline_, topo_, router_, jobs[j], phases[k], from, to);
+    }
+  }
+  return out;
+}
+
+Time FlowBackend::run_steps(const algo::StepSchedule& schedule)
+{
+  stats_ = {};
+  GraphBuilder b(topo_, router_, false);
+  for (const algo::Task& t : schedule.tasks) {
+    const bool send = t.kind == algo::TaskKind::send;
+    const Time delay = send ? router_.route(t.src, t.dst).latency + t.overhead : t.overhead;
+    // Item 2i is task i's delay, 2i+1 its transfer.
+    std::vector<std::uint32_t> deps;
+    for (std::uint32_t d : t.deps) deps.push_back(2 * d + 1);
+    b.wait(std::move(deps), delay);
+    b.add(b.route(t.kind, t.src, t.dst), t.bytes, {static_cast<std::uint32_t>(b.size() - 1)});
+  }
+  const FlowGraph g = b.take();
+  if (g.items.empty()) return Time{0};
+  const std::vector<double> done = simulate(g, stats_);
+  stats_.flows = schedule.tasks.size();
+  return Time::from_seconds(*std::max_element(done.begin(), done.end()));
+}
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,66 @@
+// A calibration profile: the cost parameters fitted for one instance type, with where they came
+// from. Scenarios and `ddpsim collective` use it instead of the catalog's defaults.
+//
+// The collective time model (calibrate/cost_model.hpp) for a collective of S bytes is
+//   t = alpha + L_nccl + B_line / efficiency + gamma x sqrt(S / 1 MiB)
+// where L_nccl is NCCL's own latency formula (algorithms/nccl_tuning.hpp) and B_line the
+// schedule's bandwidth time on the catalog's links with the protocol's cap. Fitted, per scope
+// (one node: NVLink only; several nodes: the network is the bottleneck):
+//   alpha       [us]  software latency NCCL's table does not know (launch, proxy thread, EFA);
+//   efficiency  [1]   achieved / catalog line rate;
+//   gamma       [us]  the cost of filling the pipeline: a pipelined transfer of S bytes with
+//                     the best chunk size costs 2 sqrt(a S / B) more than a + S/B (e.g. Traff,
+//                     "pipelined broadcast"), so a sqrt(S) term with a free coefficient.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+
+namespace ddpsim::sim {
+
+struct Provenance {
+  std::vector<std::string> inputs;  // files the fit used
+  std::string nccl_version;         // when the logs say
+  std::string method;               // what was fitted, e.g. "least squares: alpha, beta per hop class"
+  std::string algorithm = "auto";   // the algorithm the logs ran ("auto": NCCL's own choice)
+};
+
+struct ScopeParams {
+  bool fitted = false;
+  double alpha_us = 0;
+  double efficiency = 1.0;
+  double gamma_us = 0;  // per sqrt(MiB)
+  int points = 0;       // measurements the fit used
+};
+
+struct Residual {
+  std::string file;
+  int line = 0;
+  int nodes = 0;
+  std::uint64_t bytes = 0;
+  double measured_us = 0;
+  double predicted_us = 0;
+  std::string algorithm;
+  std::string protocol;
+  double error() const { return predicted_us / measured_us - 1.0; }
+};
+
+struct Profile {
+  std::string instance;
+  algo::LatencyParams latency;  // software latency terms
+  double intra_bw_efficiency = 1.0;  // achieved / line-rate bandwidth inside a node
+  double inter_bw_efficiency = 1.0;  // achieved / line-rate bandwidth across nodes
+  ScopeParams intra;    // used for one-node collectives
+  ScopeParams network;  // used when the collective spans nodes
+  Provenance provenance;
+  std::vector<Residual> residuals;  // one per fitted point
+
+  const ScopeParams& scope(int nodes) const { return nodes > 1 ? network : intra; }
+};
+
+// The profile implied by the catalog alone: no software latency, line-rate links.
+Profile default_profile(const std::string& instance);
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,199 @@
+#include "sim/training/scenario.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "algorithms/registry.hpp"
+#include "core/error.hpp"
+#include "sim/training/buckets.hpp"
+#include "sim/network/flow_backend.hpp"
+#include "sim/training/iteration.hpp"
+#include "sim/training/sweep.hpp"
+#include "topology/rings.hpp"
+
+namespace ddpsim::sim {
+
+namespace {
+
+std::string dominant_bound(const IterationResult& it)
+{
+  // The step is max(loader, compute + exposed communication + optimizer): when the loader is
+  // the longer, the input pipeline bounds it; otherwise the larger of the two GPU-side shares.
+  if (it.loader_wait > Time{0}) return "input";
+  if (it.exposed_comm > it.forward + it.backward + it.optimizer + it.overhead) return "communication";
+  return "compute";
+}
+
+// SMDDP's supported instances (SageMaker developer guide, data-parallel; FACTS.md).
+bool smddp_supported(std::string name)
+{
+  if (name.rfind("ml.", 0) == 0) name = name.substr(3);
+  for (const char* ok : {"p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge", "p4de.24xlarge"})
+    if (name == ok) return true;
+  return false;
+}
+
+// Gloo's ring runs between the host processes over TCP: the rank at position i of its node in
+// the ring has its host buffer on CPU socket (i mod sockets), so neighbours on one node cross the
+// socket link and nodes meet
+// through their NICs. Every step pays the TCP overhead; the gradients are copied to the host
+// before and back after (Gloo's CUDA all-reduce stages through pinned host memory).
+std::vector<VertexId> gloo_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks)
+{
+  std::vector<VertexId> out;
+  const int sockets = topo.instance().cpu_sockets;
+  std::map<int, int> position;  // next position in the ring, per node
+  for (VertexId g : gpu_ranks) {
+    const int node = topo.device(g).node;
+    out.push_back(topo.cpu(node, position[node]++ % sockets));
+  }
+  for (std::size_t i = 0; out.size() > 1 && i < out.size(); ++i)
+    if (out[i] == out[(i + 1) % out.size()])
+      throw UserError("gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % out.size()) +
+                      " would share a CPU socket in the ring; use an even gpus_per_node");
+  return out;
+}
+
+struct Config {
+  int nodes = 1;
+  int gpus_per_node = 0;
+  Framework framework = Framework::pytorch_ddp;
+};
+
+ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOptions& options, Timeline* timeline)
+{
+  const InstanceSpec& inst = spec.cluster.instance;
+  const int nodes = cfg.nodes;
+  const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : inst.gpus;
+  const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
+  const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
+  network->set_timeline(timeline);
+  const std::string_view forced = forced_algorithm(cfg.framework);
+  const algo::Algorithm& algorithm =
+      algo::Registry::instance().get(forced.empty() ? std::string_view(spec.communication.algorithm) : forced);
+
+  ComputeParams cp = spec.compute;
+  cp.batch_per_gpu = spec.training.batch_per_gpu;
+  cp.precision = spec.training.precision;
+
+  IterationSetup setup;
+  setup.model = &spec.model;
+  setup.times = layer_times(spec.model, inst.gpu, cp);
+  FrameworkOptions& fo = setup.framework;
+  fo.framework = cfg.framework;
+  fo.bucket_cap = spec.training.bucket_cap;
+  fo.first_bucket_cap = spec.training.first_bucket_cap;
+  fo.bytes_per_element = bytes_per_element(spec.training.precision);
+  fo.fp16_compress = spec.training.fp16_compress;
+  fo.horovod = spec.training.horovod;
+  fo.fusion_threshold = spec.training.fusion_threshold;
+  fo.cycle_time = spec.training.cycle_time;
+  fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
+  setup.accum_steps = spec.training.grad_accum_steps;
+  setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
+  if (cfg.framework == Framework::lightning) setup.step_overhead = spec.training.lightning_overhead;
+  const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
+  if (spec.data.workers > 0)
+    setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
+  const std::vector<VertexId> gpu_ranks = ring_order(topo);
+  const bool gloo = cfg.framework == Framework::gloo;
+  const std::vector<VertexId> ranks = gloo ? gloo_ranks(topo, gpu_ranks) : gpu_ranks;
+  algo::LatencyParams latency = spec.communication.latency;
+  if (gloo) {
+    latency.intra_step += spec.training.gloo_step_overhead;
+    latency.inter_step += spec.training.gloo_step_overhead;
+  }
+  setup.collective = [&](Bytes bytes) {
+    algo::Request req{algo::CollectiveOp::all_reduce, bytes, &topo, ranks, latency, 1};
+    algo::CoarseSchedule c = algorithm.phases(req);
+    if (gloo && bytes.n > 0) {
+      algo::Phase down{"gpu to host", {}, 1}, up{"host to gpu", {}, 1};
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        down.flows.push_back({algo::TaskKind::send, gpu_ranks[i], ranks[i], bytes, Time{0}});
+        up.flows.push_back({algo::TaskKind::send, ranks[i], gpu_ranks[i], bytes, Time{0}});
+      }
+      c.phases.insert(c.phases.begin(), std::move(down));
+      c.phases.push_back(std::move(up));
+    }
+    return c;
+  };
+  setup.network = network.get();
+  const IterationResult it = simulate_iteration(setup, timeline);
+  const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
+
+  ConfigResult r;
+  r.instance = inst.name;
+  r.nodes = nodes;
+  r.gpus = topo.gpu_count();
+  r.framework = std::string(to_string(cfg.framework));
+  r.backend = std::string(backend_of(cfg.framework));
+  r.algorithm = std::string(algorithm.name());
+  r.step_time_s = it.step.seconds();
+  const double global_batch = batches * r.gpus;
+  r.samples_per_s = global_batch / r.step_time_s;
+  if (spec.training.steps) {
+    r.steps = *spec.training.steps;
+  } else {
+    // The sampler shards the epoch over ranks; the last partial batch still costs a step.
+    const auto per_epoch = static_cast<std::uint64_t>(std::ceil(static_cast<double>(spec.training.samples) / global_batch));
+    r.steps = per_epoch * static_cast<std::uint64_t>(spec.training.epochs);
+  }
+  r.startup_s = spec.cluster.startup.seconds();
+  r.total_time_s = r.startup_s + r.step_time_s * static_cast<double>(r.steps);
+  r.compute_s = (it.forward + it.backward).seconds();
+  r.comm_s = it.comm_busy.seconds();
+  r.exposed_comm_s = it.exposed_comm.seconds();
+  r.optimizer_s = it.optimizer.seconds();
+  r.loader_wait_s = it.loader_wait.seconds();
+  r.overhead_s = it.overhead.seconds();
+  r.grad_accum_steps = spec.training.grad_accum_steps;
+  r.bound = dominant_bound(it);
+  for (const BucketTiming& b : it.buckets) r.bucket_bytes.push_back(b.bytes.n);
+  r.price_usd_per_hour = inst.price_usd_per_hour;
+  // Billed from start-up to the end of training, per instance.
+  r.cost_usd = inst.price_usd_per_hour * nodes * r.total_time_s / 3600.0;
+  if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
+  if (cfg.framework == Framework::smddp && !smddp_supported(inst.name))
+    r.warnings.push_back("SMDDP does not list " + inst.name +
+                         " as supported (ml.p3.16xlarge, ml.p3dn.24xlarge, ml.p4d.24xlarge, ml.p4de.24xlarge)");
+  if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  return r;
+}
+
+}  // namespace
+
+ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
+{
+  DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
+  ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
+                        spec.model.parameter_count(), {}, {}};
+  std::vector<Config> configs;
+  std::vector<Framework> frameworks{spec.training.framework};
+  frameworks.insert(frameworks.end(), spec.training.compare.begin(), spec.training.compare.end());
+  for (Framework f : frameworks)
+    for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i)
+      configs.push_back(Config{spec.cluster.nodes[i],
+                               spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node
+                                                                       : spec.cluster.gpus_per_node_each.at(i),
+                               f});
+  report.price_source = spec.cluster.instance.price_source;
+  const std::size_t n = configs.size();
+  if (options.jobs > 1 && n > 1) {
+    // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
+    std::vector<Timeline*> timelines(n, nullptr);
+    timelines.back() = options.timeline;
+    report.results = fan_out(
+        n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec, configs[i], options, t); }, timelines);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      report.results.push_back(run_config(spec, configs[i], options, i + 1 == n ? options.timeline : nullptr));
+  }
+  const ConfigResult& base = report.results.front();
+  for (ConfigResult& r : report.results) {
+    r.speedup = base.total_time_s / r.total_time_s;
+    r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
+  }
+  return report;
+}
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,126 @@
+// A validated scenario (built from YAML in app/, never here) and its prediction: for each node
+// count, one iteration is simulated on a representative GPU, then multiplied out to epochs.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "sim/network/backends.hpp"
+#include "sim/training/compute.hpp"
+#include "sim/training/frameworks.hpp"
+#include "sim/training/model.hpp"
+#include "sim/engine/timeline.hpp"
+#include "topology/instance.hpp"
+#include "topology/topology.hpp"
+
+namespace ddpsim::sim {
+
+struct ClusterSpec {
+  InstanceSpec instance;
+  std::vector<int> nodes;         // one configuration per entry; the first is the baseline
+  int gpus_per_node = 0;          // 0 = all of the instance's
+  std::vector<int> gpus_per_node_each;  // when not empty: one per entry of `nodes` (GPU-count scaling)
+  FabricSpec fabric;
+  Time startup{0};                // job start-up (provisioning, container, process group)
+};
+
+struct TrainingSpec {
+  Framework framework = Framework::pytorch_ddp;
+  std::vector<Framework> compare;  // more frameworks to run on every node count (after `framework`)
+  int grad_accum_steps = 1;       // micro-steps per optimizer step; all-reduce on the last only
+  bool fp16_compress = false;     // DDP fp16_compress_hook (Horovod: hvd.Compression.fp16)
+  Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
+  HorovodDefaults horovod = HorovodDefaults::post_2020;
+  std::optional<Bytes> fusion_threshold;
+  std::optional<Time> cycle_time;
+  Bytes smddp_fusion_threshold{0};
+  Time gloo_step_overhead = Time::from_us(20);  // TCP per ring step (docs/model.md)
+  int batch_per_gpu = 32;
+  Precision precision = Precision::fp32;
+  Bytes bucket_cap{25 * MiB};
+  Bytes first_bucket_cap{1 * MiB};
+  std::uint64_t samples = 0;      // per epoch
+  int epochs = 1;
+  std::optional<std::uint64_t> steps;  // overrides samples x epochs
+  Optimizer optimizer = Optimizer::sgd;
+};
+
+struct DataSpec {
+  int workers = 0;                // data-loader worker processes per GPU (0: loading not modelled)
+  double per_sample_cpu_s = 0;    // CPU seconds to load and preprocess one sample
+};
+
+struct CommunicationSpec {
+  std::string algorithm = "ring";
+  algo::LatencyParams latency;
+  std::string profile;  // calibration profile file (already applied by the loader), "" for none
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::string description;
+  ClusterSpec cluster;
+  ModelSpec model;
+  TrainingSpec training;
+  ComputeParams compute;          // batch and precision are copied from training
+  DataSpec data;
+  CommunicationSpec communication;
+  std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+};
+
+struct ConfigResult {
+  std::string instance;
+  int nodes = 0;
+  int gpus = 0;
+  std::string framework;
+  std::string backend;      // gradient reduction library: "nccl", "smddp", "gloo", "ps"
+  std::string algorithm;
+  double step_time_s = 0;
+  double samples_per_s = 0;
+  std::uint64_t steps = 0;  // total optimizer steps
+  double total_time_s = 0;
+  double speedup = 1;
+  double scaling_efficiency = 1;
+  double compute_s = 0;         // forward + backward per step
+  double comm_s = 0;            // all-reduce time per step (overlapped or not)
+  double exposed_comm_s = 0;    // all-reduce time not hidden behind backward
+  double optimizer_s = 0;
+  double loader_wait_s = 0;
+  double overhead_s = 0;        // framework per-step overhead (Lightning)
+  int grad_accum_steps = 1;
+  double startup_s = 0;
+  double price_usd_per_hour = 0;  // per instance
+  std::string bound;            // what dominates the step: compute, communication, input
+  std::vector<std::uint64_t> bucket_bytes;
+  double cost_usd = 0;
+  std::optional<double> observed_minutes;
+  std::vector<std::string> warnings;  // e.g. SMDDP on an instance outside its supported list
+  // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
+  // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
+  std::string simulated;
+};
+
+struct ScenarioReport {
+  std::string scenario;
+  std::string description;
+  std::string engine;
+  std::string model;
+  std::uint64_t parameters = 0;
+  std::vector<ConfigResult> results;
+  std::string price_source;  // where the instance prices come from (catalog)
+};
+
+// How to run a scenario (from the command line, not the scenario file).
+struct RunOptions {
+  EngineKind engine = EngineKind::analytical;
+  Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+  int jobs = 1;                  // > 1: configurations run in up to this many processes at once
+};
+
+// Runs every configuration of the scenario.
+ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
+
+}  // namespace ddpsim::sim
