@@ -16,25 +16,28 @@ std::vector<Send> plan(const Request& req)
   // On an NVSwitch node a GPU's two chain sends (S to its parent, S to its child) leave through
   // one switch port, which the analytical backend would not see as shared: draw them as one flow
   // of 2S to the next GPU, which puts the true 2S on each interior GPU's port in each direction.
-  // On NVLink meshes and PCIe the two sends use different links and stay separate.
+  // That flow is a drawing of port load, not the data's path (docs/algorithms.md, "Data-level
+  // check"). On NVLink meshes and PCIe the two sends use different links and stay separate.
   const bool one_port = req.topo->instance().intra == IntraNodeFabric::nvswitch;
   for (const auto& node : nodes)
     for (std::size_t i = 0; i + 1 < node.size(); ++i) {
       if (one_port) {
-        out.push_back({node[i], node[i + 1], req.bytes + req.bytes});
+        out.push_back({node[i], node[i + 1], req.bytes + req.bytes, Bytes{0}});
         continue;
       }
-      out.push_back({node[i + 1], node[i], req.bytes});  // reduce down the chain
-      out.push_back({node[i], node[i + 1], req.bytes});  // broadcast back
+      out.push_back({node[i + 1], node[i], req.bytes, Bytes{0}});  // reduce down the chain
+      out.push_back({node[i], node[i + 1], req.bytes, Bytes{0}});  // broadcast back
     }
   const std::vector<Bytes> half = split_even(req.bytes, 2);
+  const std::vector<Bytes> half_at = offsets_of(half);
   for (int t = 0; t < 2 && n > 1; ++t)
     for (int m = 0; m < n; ++m) {
       const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
       if (p < 0) continue;
       const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
-      out.push_back({child, parent, half[static_cast<std::size_t>(t)]});
-      out.push_back({parent, child, half[static_cast<std::size_t>(t)]});
+      const auto h = static_cast<std::size_t>(t);
+      out.push_back({child, parent, half[h], half_at[h]});
+      out.push_back({parent, child, half[h], half_at[h]});
     }
   return out;
 }
