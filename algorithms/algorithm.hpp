@@ -57,6 +57,12 @@ class Algorithm {
   // steps counting as network hops when any of its flows crosses nodes (step-synchronous
   // schedules); pipelined algorithms (the ring) override it.
   virtual HopCount latency_hops(const Request& req) const;
+  // The part of the buffer rank `rank` (an index into req.ranks) owns in req.op: what it ends
+  // with after a reduce_scatter, what it starts with before an all_gather. Default: NCCL's
+  // layout, rank r's chunk of split_even(bytes, P) at r x S/P. Algorithms whose steps leave the
+  // shards elsewhere say so (the ring: its chunk rotation; rhd: its halving order). Data-level
+  // tests check schedules against it.
+  virtual std::vector<ByteRange> shard(const Request& req, std::size_t rank) const;
   virtual NcclFamily nccl_family() const { return NcclFamily::ring; }
   // True when NCCL itself runs this algorithm, so `auto` (NCCL's per-size choice, priced with
   // tuning.cc's model) may pick it. Algorithms NCCL does not have (halving-doubling, direct,

@@ -8,6 +8,7 @@ namespace {
 struct Send {
   std::size_t src, dst;
   Bytes bytes;
+  Bytes offset;  // of the data in the buffer
 };
 
 // Steps as lists of sends (rank indices). Rank 0 is the broadcast root.
@@ -17,20 +18,21 @@ std::vector<std::vector<Send>> plan(const Request& req)
   std::vector<std::vector<Send>> out;
   if (p == 1) return out;
   if (req.op == CollectiveOp::broadcast) {
-    for (std::size_t k = 1; k < p; ++k) out.push_back({{0, k, req.bytes}});
+    for (std::size_t k = 1; k < p; ++k) out.push_back({{0, k, req.bytes, Bytes{0}}});
     return out;
   }
   const std::vector<Bytes> chunk = split_even(req.bytes, p);
+  const std::vector<Bytes> at = offsets_of(chunk);
   if (req.op != CollectiveOp::all_gather)
     for (std::size_t k = 1; k < p; ++k) {
       std::vector<Send> step;
-      for (std::size_t r = 0; r < p; ++r) step.push_back({r, (r + k) % p, chunk[(r + k) % p]});
+      for (std::size_t r = 0; r < p; ++r) step.push_back({r, (r + k) % p, chunk[(r + k) % p], at[(r + k) % p]});
       out.push_back(step);
     }
   if (req.op != CollectiveOp::reduce_scatter)
     for (std::size_t k = 1; k < p; ++k) {
       std::vector<Send> step;
-      for (std::size_t r = 0; r < p; ++r) step.push_back({r, (r + k) % p, chunk[r]});
+      for (std::size_t r = 0; r < p; ++r) step.push_back({r, (r + k) % p, chunk[r], at[r]});
       out.push_back(step);
     }
   return out;
@@ -47,7 +49,7 @@ StepSchedule DirectAllReduce::steps(const Request& req) const
   // without the barrier fast pairs would run ahead of the coarse schedule's timing.
   StepBuilder b(req, /*lock_step=*/true);
   for (const auto& step : plan(req)) {
-    for (const Send& s : step) b.send(req.ranks[s.src], req.ranks[s.dst], s.bytes);
+    for (const Send& s : step) b.send(req.ranks[s.src], req.ranks[s.dst], s.bytes, s.offset);
     b.next_step();
   }
   return b.build();

@@ -8,6 +8,9 @@ namespace {
 
 using Send = DeviceSend;
 
+// A drawing of port and NIC load (allreduce_nvls.hpp), not of the data's path: the offsets say
+// where each drawn flow's bytes start, and the data-level check does not apply
+// (docs/algorithms.md, "Data-level check").
 std::vector<Send> plan(const Request& req)
 {
   const auto nodes = ranks_by_node(req);
@@ -16,9 +19,10 @@ std::vector<Send> plan(const Request& req)
   std::vector<Send> out;
   if (g > 1)
     for (const auto& node : nodes)
-      for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], req.bytes});
+      for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], req.bytes, Bytes{0}});
   if (n > 1) {
     const std::vector<Bytes> slice = split_even(req.bytes, g);
+    const std::vector<Bytes> slice_at = offsets_of(slice);
     for (const auto& group : nic_groups(req, nodes.front())) {
       // Ring all-reduce of the group's slices over the nodes: 2(N-1) chunks of 1/N leave each NIC.
       Bytes bytes;
@@ -27,7 +31,7 @@ std::vector<Send> plan(const Request& req)
       Bytes sent;
       for (std::size_t k = 0; k < 2 * (n - 1); ++k) sent += chunk[k % n];
       const std::size_t i = group.front();
-      for (std::size_t m = 0; m < n; ++m) out.push_back({nodes[m][i], nodes[(m + 1) % n][i], sent});
+      for (std::size_t m = 0; m < n; ++m) out.push_back({nodes[m][i], nodes[(m + 1) % n][i], sent, slice_at[i]});
     }
   }
   return out;

@@ -21,6 +21,7 @@ class RecursiveHalvingDoubling final : public Algorithm {
   bool supports(CollectiveOp op) const override;
   StepSchedule steps(const Request& req) const override;
   CoarseSchedule phases(const Request& req) const override;
+  std::vector<ByteRange> shard(const Request& req, std::size_t rank) const override;
 };
 
 }  // namespace ddpsim::algo

@@ -31,11 +31,14 @@ std::vector<Send> plan(const Request& req, bool merged)
   // On an NVSwitch node a GPU's two chain sends (S to its parent, S to its child) leave through
   // one switch port, which the analytical backend would not see as shared: draw them as one flow
   // of 2S to the next GPU, which puts the true 2S on each interior GPU's port in each direction.
-  // On NVLink meshes and PCIe the two sends use different links and stay separate.
+  // That flow is a drawing of port load, not the data's path (docs/algorithms.md, "Data-level
+  // check"). On NVLink meshes and PCIe the two sends use different links and stay separate.
   const bool one_port = req.topo->instance().intra == IntraNodeFabric::nvswitch;
   std::vector<Send> out;
+  const std::vector<Bytes> channel_at = offsets_of(per_channel);
   for (int c = 0; c < channels; ++c) {
     const Bytes bytes = per_channel[static_cast<std::size_t>(c)];
+    const Bytes at = channel_at[static_cast<std::size_t>(c)];  // the channel's part of the buffer
     Request chained = req;
     chained.ranks = channel_ring(req, c, channels);
     const auto nodes = ranks_by_node(chained);
@@ -43,25 +46,26 @@ std::vector<Send> plan(const Request& req, bool merged)
     for (const auto& node : nodes)
       for (std::size_t i = 0; i + 1 < node.size(); ++i) {
         if (one_port) {
-          out.push_back({node[i], node[i + 1], bytes + bytes});
+          out.push_back({node[i], node[i + 1], bytes + bytes, at});
           continue;
         }
-        out.push_back({node[i + 1], node[i], bytes});  // reduce down the chain
-        out.push_back({node[i], node[i + 1], bytes});  // broadcast back
+        out.push_back({node[i + 1], node[i], bytes, at});  // reduce down the chain
+        out.push_back({node[i], node[i + 1], bytes, at});  // broadcast back
       }
     const std::vector<Bytes> half = split_even(bytes, 2);
+    const std::vector<Bytes> half_at = offsets_of(half, at);
     std::vector<std::uint64_t> sent(static_cast<std::size_t>(n), 0);  // per node, this channel
     for (int t = 0; t < 2 && n > 1; ++t)
       for (int m = 0; m < n; ++m) {
         const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
         if (p < 0) continue;
         const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
-        const Bytes h = half[static_cast<std::size_t>(t)];
-        sent[static_cast<std::size_t>(m)] += h.n;  // reduce up
-        sent[static_cast<std::size_t>(p)] += h.n;  // broadcast down
+        const auto h = static_cast<std::size_t>(t);
+        sent[static_cast<std::size_t>(m)] += half[h].n;  // reduce up
+        sent[static_cast<std::size_t>(p)] += half[h].n;  // broadcast down
         if (!merged) {
-          out.push_back({child, parent, h});
-          out.push_back({parent, child, h});
+          out.push_back({child, parent, half[h], half_at[h]});
+          out.push_back({parent, child, half[h], half_at[h]});
         }
       }
     if (merged && n > 1) {

@@ -60,6 +60,39 @@ std::vector<Bytes> split_even(Bytes total, std::size_t parts)
   return out;
 }
 
+std::vector<Bytes> offsets_of(const std::vector<Bytes>& chunks, Bytes base)
+{
+  std::vector<Bytes> out;
+  out.reserve(chunks.size());
+  for (Bytes c : chunks) {
+    out.push_back(base);
+    base += c;
+  }
+  return out;
+}
+
+std::vector<std::vector<ByteRange>> cut_ranges(const std::vector<ByteRange>& ranges, const std::vector<Bytes>& sizes)
+{
+  std::vector<std::vector<ByteRange>> out(sizes.size());
+  std::size_t r = 0;
+  Bytes used;  // of ranges[r]
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    Bytes need = sizes[i];
+    while (need.n > 0) {
+      DDPSIM_CHECK(r < ranges.size(), "cut_ranges: parts larger than the ranges");
+      const std::uint64_t take = std::min(need.n, ranges[r].bytes.n - used.n);
+      if (take > 0) out[i].push_back({ranges[r].offset + used, Bytes{take}});
+      used.n += take;
+      need.n -= take;
+      if (used == ranges[r].bytes) {
+        ++r;
+        used = Bytes{};
+      }
+    }
+  }
+  return out;
+}
+
 PhaseBuilder::PhaseBuilder(const Request& req, std::string name, int steps) : req_(req)
 {
   phase_.name = std::move(name);
@@ -98,7 +131,33 @@ StepBuilder::StepBuilder(const Request& req, bool lock_step)
 {
 }
 
-void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
+// Adds [offset, offset + bytes) to task `i`'s data: adjacent to its last range, it just grows
+// (no allocation: the common case); otherwise the task gets a piece list.
+void StepBuilder::extend(std::uint32_t i, Bytes bytes, Bytes offset)
+{
+  Task& t = out_.tasks[i];
+  auto it = out_.pieces.find(i);
+  if (it == out_.pieces.end()) {
+    if (t.offset + t.bytes == offset || bytes.n == 0) {
+      t.bytes += bytes;
+      return;
+    }
+    if (t.bytes.n == 0) {  // nothing carried yet: start at the new range
+      t.offset = offset;
+      t.bytes = bytes;
+      return;
+    }
+    it = out_.pieces.emplace(i, std::vector<ByteRange>{{t.offset, t.bytes}}).first;
+  }
+  if (bytes.n > 0) {
+    ByteRange& last = it->second.back();
+    if (last.offset + last.bytes == offset) last.bytes += bytes;
+    else it->second.push_back({offset, bytes});
+  }
+  t.bytes += bytes;
+}
+
+void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset)
 {
   DDPSIM_CHECK(src < src_step_.size() && dst < src_step_.size(), "a task names a device outside the topology");
   // Merge with this step's task of the same (kind, src, dst), if any.
@@ -106,7 +165,7 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
     for (std::uint32_t i = src_head_[src];; i = same_src_next_[i - cur_begin_]) {
       Task& t = out_.tasks[i];
       if (t.kind == kind && t.dst == dst) {
-        t.bytes += bytes;
+        extend(i, bytes, offset);
         return;
       }
       if (same_src_next_[i - cur_begin_] == UINT32_MAX) break;
@@ -116,6 +175,7 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
   t.src = src;
   t.dst = dst;
   t.bytes = bytes;
+  t.offset = offset;
   t.overhead = kind == TaskKind::send ? hop_overhead(req_, src, dst) : Time{0};
   if (lock_step_) {
     for (std::size_t i = prev_begin_; i < cur_begin_; ++i) t.deps.push_back(static_cast<std::uint32_t>(i));
@@ -132,13 +192,19 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes)
   out_.tasks.push_back(std::move(t));
 }
 
-void StepBuilder::send(VertexId src, VertexId dst, Bytes bytes)
+void StepBuilder::send(VertexId src, VertexId dst, Bytes bytes, Bytes offset)
 {
   DDPSIM_CHECK(src != dst, "a send to itself");
-  add(TaskKind::send, src, dst, bytes);
+  add(TaskKind::send, src, dst, bytes, offset);
 }
 
-void StepBuilder::local(TaskKind kind, VertexId device, Bytes bytes) { add(kind, device, device, bytes); }
+void StepBuilder::send(VertexId src, VertexId dst, const std::vector<ByteRange>& ranges)
+{
+  if (ranges.empty()) return send(src, dst, Bytes{0}, Bytes{0});
+  for (const ByteRange& r : ranges) send(src, dst, r.bytes, r.offset);
+}
+
+void StepBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset) { add(kind, device, device, bytes, offset); }
 
 void StepBuilder::next_step()
 {
@@ -170,8 +236,10 @@ StepSchedule StepBuilder::build()
 StepSchedule pipelined_steps(const Request& req, const std::vector<DeviceSend>& sends)
 {
   StepBuilder b(req);
-  for (const DeviceSend& s : sends) b.send(s.src, s.dst, s.bytes);
-  return b.build();
+  for (const DeviceSend& s : sends) b.send(s.src, s.dst, s.bytes, s.offset);
+  StepSchedule out = b.build();
+  out.pipelined = true;
+  return out;
 }
 
 CoarseSchedule pipelined_phases(const Request& req, const std::string& name, const std::vector<DeviceSend>& sends)

@@ -31,6 +31,13 @@ std::vector<std::vector<std::size_t>> nic_groups(const Request& req, const std::
 // Splits `total` bytes into `parts` chunks that differ by at most one byte (the first ones larger).
 std::vector<Bytes> split_even(Bytes total, std::size_t parts);
 
+// Where each chunk of `chunks` starts when they are laid out back to back from `base`.
+std::vector<Bytes> offsets_of(const std::vector<Bytes>& chunks, Bytes base = Bytes{0});
+
+// Cuts the concatenation of `ranges` into consecutive parts of `sizes` bytes (sizes must sum to
+// the ranges' total); each part is a list of ranges.
+std::vector<std::vector<ByteRange>> cut_ranges(const std::vector<ByteRange>& ranges, const std::vector<Bytes>& sizes);
+
 // Accumulates the flows of one phase, one flow per (kind, src, dst).
 class PhaseBuilder {
  public:
@@ -48,20 +55,25 @@ class PhaseBuilder {
 };
 
 // Accumulates the tasks of a step schedule, one step (a set of tasks that run together) at a
-// time. Within a step, sends on the same (src, dst) are merged. A task of step k depends on the
-// tasks of step k-1 that delivered data to its source and on its source's own sends of step k-1.
-// With `lock_step`, a task of step k waits for every task of step k-1 instead (a barrier).
+// time. Within a step, sends on the same (src, dst) are merged (the timing needs one flow per
+// pair); a merged task whose ranges are not adjacent lists them in StepSchedule::pieces. A task
+// of step k depends on the tasks of step k-1 that delivered data to its source and on its
+// source's own sends of step k-1. With `lock_step`, a task of step k waits for every task of
+// step k-1 instead (a barrier).
 class StepBuilder {
  public:
   explicit StepBuilder(const Request& req, bool lock_step = false);
-  void send(VertexId src, VertexId dst, Bytes bytes);
-  void local(TaskKind kind, VertexId device, Bytes bytes);
+  // A send of [offset, offset + bytes) of the buffer.
+  void send(VertexId src, VertexId dst, Bytes bytes, Bytes offset);
+  void send(VertexId src, VertexId dst, const std::vector<ByteRange>& ranges);
+  void local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset = Bytes{0});
   void next_step();  // closes the current step
   void reserve(std::size_t tasks) { out_.tasks.reserve(tasks); }
   StepSchedule build();
 
  private:
-  void add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes);
+  void add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset);
+  void extend(std::uint32_t task, Bytes bytes, Bytes offset);
   const Request& req_;
   bool lock_step_;
   StepSchedule out_;
@@ -77,14 +89,16 @@ class StepBuilder {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> touch_;  // (task, next in the device's chain)
 };
 
-// One device-to-device send of a pipelined schedule (tree, NVLS).
+// One device-to-device send of a pipelined schedule (tree, NVLS): [offset, offset + bytes).
 struct DeviceSend {
   VertexId src = 0, dst = 0;
   Bytes bytes;
+  Bytes offset;
 };
 
 // A pipelined algorithm whose sends all overlap: one step (the pipeline's critical path is in
-// its latency hops) at the step level, one phase named `name` at the coarse level.
+// its latency hops) at the step level, one phase named `name` at the coarse level. The step
+// schedule is marked `pipelined`: every send is a stream for the whole collective.
 StepSchedule pipelined_steps(const Request& req, const std::vector<DeviceSend>& sends);
 CoarseSchedule pipelined_phases(const Request& req, const std::string& name, const std::vector<DeviceSend>& sends);
 

@@ -69,6 +69,7 @@ void StagedSchedule::add_local_ring(CollectiveOp op)
     if (!with_steps_) continue;
     StepSchedule s = ring.steps(r);
     const auto offset = static_cast<std::uint32_t>(steps_.tasks.size());
+    for (auto& [i, ranges] : s.pieces) steps_.pieces.emplace(i + offset, std::move(ranges));
     for (Task& t : s.tasks) {
       for (std::uint32_t& d : t.deps) d += offset;
       if (t.deps.empty()) t.deps = frontier_;
@@ -109,7 +110,11 @@ void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>&
     if (!with_steps_) continue;
     std::vector<std::uint32_t> deps = frontier_;
     for (const Transfer& t : lane) {
-      steps_.tasks.push_back(Task{t.kind, t.src, t.dst, t.bytes, deps, t.overhead});
+      const auto index = static_cast<std::uint32_t>(steps_.tasks.size());
+      Bytes offset;
+      if (t.data.size() == 1) offset = t.data.front().offset;
+      if (t.data.size() > 1) steps_.pieces.emplace(index, t.data);
+      steps_.tasks.push_back(Task{t.kind, t.src, t.dst, t.bytes, offset, deps, t.overhead});
       deps = {static_cast<std::uint32_t>(steps_.tasks.size() - 1)};
     }
     ends.push_back(deps.front());

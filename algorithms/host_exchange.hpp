@@ -21,6 +21,7 @@ struct Transfer {
   VertexId src = 0, dst = 0;
   Bytes bytes;
   Time overhead{0};
+  std::vector<ByteRange> data;  // the buffer ranges a send carries (lengths sum to bytes)
 };
 using Lane = std::vector<Transfer>;
 
@@ -45,13 +46,14 @@ class StagedSchedule {
   // is one flow per lane (its bytes on the route of its first transfer) or, with `per_round`,
   // one phase per round with every transfer on its own route.
   void add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round = false);
-  // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m)` to
-  // node m for every m != n, in N-1 rounds (round k: n -> n+k), every stripe in parallel. Up to
+  // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m, s)`
+  // (the ranges `data_to(n, m, s)`, asked only when steps are built) to node m for every m != n,
+  // in N-1 rounds (round k: n -> n+k), every stripe in parallel. Up to
   // kRoundsMax rounds the coarse form keeps each round (routes matter on a leaf/spine fabric);
   // beyond, one flow per lane (N-1 phases of N flows would cost O(N^2) flows per exchange).
   static constexpr int kRoundsMax = 64;
-  template <class F>
-  void add_exchange(const std::string& name, F&& bytes_to);
+  template <class F, class D>
+  void add_exchange(const std::string& name, F&& bytes_to, D&& data_to);
 
   StepSchedule take_steps() { return std::move(steps_); }
   CoarseSchedule take_phases() { return std::move(coarse_); }
@@ -85,8 +87,8 @@ CoarseSchedule staged_phases(const Request& req, Build&& build)
   return s.take_phases();
 }
 
-template <class F>
-void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to)
+template <class F, class D>
+void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to, D&& data_to)
 {
   const int n = nodes();
   if (n < 2) return;
@@ -97,7 +99,8 @@ void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to)
       for (int k = 1; k < n; ++k) {
         const int b = (a + k) % n;
         const VertexId src = server(a, s), dst = server(b, s);
-        lane.push_back({TaskKind::send, src, dst, bytes_to(a, b, s), step_overhead(src, dst)});
+        lane.push_back({TaskKind::send, src, dst, bytes_to(a, b, s), step_overhead(src, dst), {}});
+        if (with_steps_) lane.back().data = data_to(a, b, s);
       }
       lanes.push_back(std::move(lane));
     }

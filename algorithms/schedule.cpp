@@ -1,6 +1,7 @@
 #include "algorithms/schedule.hpp"
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/common.hpp"
 
 namespace ddpsim::algo {
 
@@ -22,6 +23,12 @@ Bytes total_sent(const StepSchedule& s)
   for (const Task& t : s.tasks)
     if (t.kind == TaskKind::send) total += t.bytes;
   return total;
+}
+
+std::vector<ByteRange> data_ranges(const StepSchedule& s, std::size_t i)
+{
+  if (auto it = s.pieces.find(static_cast<std::uint32_t>(i)); it != s.pieces.end()) return it->second;
+  return {ByteRange{s.tasks[i].offset, s.tasks[i].bytes}};
 }
 
 Bytes total_sent(const CoarseSchedule& s)
@@ -52,6 +59,12 @@ HopCount Algorithm::latency_hops(const Request& req) const
     (inter ? h.inter : h.intra) += p.steps;
   }
   return h;
+}
+
+std::vector<ByteRange> Algorithm::shard(const Request& req, std::size_t rank) const
+{
+  const std::vector<Bytes> chunks = split_even(req.bytes, req.ranks.size());
+  return {ByteRange{offsets_of(chunks)[rank], chunks[rank]}};
 }
 
 }  // namespace ddpsim::algo

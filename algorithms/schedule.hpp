@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,17 +29,39 @@ enum class TaskKind {
   copy,    // a local copy on device src (== dst)
 };
 
+// A byte range [offset, offset + bytes) of the collective's per-rank buffer (Request::bytes).
+struct ByteRange {
+  Bytes offset;
+  Bytes bytes;
+};
+
 struct Task {
   TaskKind kind = TaskKind::send;
   VertexId src = 0, dst = 0;
   Bytes bytes;
+  // Which data a send carries: [offset, offset + bytes) of the buffer, unless the schedule lists
+  // the task in StepSchedule::pieces. Local tasks (reduce, copy) work on data already delivered;
+  // their offset is informative only. Data-level tests (tests/unit/data_check.hpp) run on it.
+  Bytes offset;
   std::vector<std::uint32_t> deps;  // indices of tasks that must finish first
   Time overhead{0};                 // fixed software cost of this step (e.g. NCCL per-step latency)
 };
 
 struct StepSchedule {
   std::vector<Task> tasks;  // topologically ordered: deps always point backwards
+  // Tasks carrying several non-adjacent ranges (sends merged per (src, dst) within a step, e.g.
+  // two channels' chunks on one GPU pair; a stripe of shards): task index -> ranges, in order,
+  // their lengths summing to the task's bytes. Rare, so kept out of Task (a 1,024-GPU ring has
+  // 2.1 M tasks and none here).
+  std::map<std::uint32_t, std::vector<ByteRange>> pieces;
+  // All tasks run at once as streams (tree, NVLS: one pipelined step with no dependencies): on
+  // each byte range, a stream forwards what its source holds plus what reaches the source from
+  // every other stream into it (a pipelined reduce up and broadcast down a tree does exactly that).
+  bool pipelined = false;
 };
+
+// The byte ranges task `i` of `s` carries (see Task::offset).
+std::vector<ByteRange> data_ranges(const StepSchedule& s, std::size_t i);
 
 struct Flow {
   TaskKind kind = TaskKind::send;
