@@ -18,6 +18,11 @@ constexpr FrameworkInfo kFrameworks[] = {
     {Framework::smddp, "smddp", "smddp", "herring"},
     {Framework::parameter_server, "parameter-server", "ps", "parameter-server"},
     {Framework::gloo, "gloo", "gloo", ""},
+    // Sharded data parallel (sharded.hpp): NCCL's ReduceScatter/AllGather run as rings.
+    {Framework::zero1, "zero-1", "nccl", "ring"},
+    {Framework::zero2, "zero-2", "nccl", "ring"},
+    {Framework::zero3, "zero-3", "nccl", "ring"},
+    {Framework::fsdp, "fsdp", "nccl", "ring"},
 };
 
 const FrameworkInfo& info(Framework f)

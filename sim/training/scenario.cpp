@@ -8,6 +8,8 @@
 #include "sim/training/buckets.hpp"
 #include "sim/network/flow_backend.hpp"
 #include "sim/training/iteration.hpp"
+#include "sim/training/memory.hpp"
+#include "sim/training/sharded.hpp"
 #include "sim/training/sweep.hpp"
 #include "topology/rings.hpp"
 
@@ -104,7 +106,8 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
     latency.inter_step += spec.training.gloo_step_overhead;
   }
   setup.collective = [&](Bytes bytes) {
-    algo::Request req{algo::CollectiveOp::all_reduce, bytes, &topo, ranks, latency, 1};
+    // [issue 11] sharded frameworks reduce-scatter their gradient buckets (sharded.hpp).
+    algo::Request req{gradient_op(cfg.framework), bytes, &topo, ranks, latency, 1};
     algo::CoarseSchedule c = algorithm.phases(req);
     if (gloo && bytes.n > 0) {
       algo::Phase down{"gpu to host", {}, 1}, up{"host to gpu", {}, 1};
@@ -118,7 +121,16 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
     return c;
   };
   setup.network = network.get();
-  const IterationResult it = simulate_iteration(setup, timeline);
+  IterationResult it = simulate_iteration(setup, timeline);
+  // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
+  const GatherCost gathers = price_gathers(
+      parameter_gathers(spec.model, cfg.framework, fo.bytes_per_element, spec.training.bucket_cap), setup.times,
+      setup.accum_steps, *network, [&](algo::CollectiveOp op, Bytes bytes) {
+        return algorithm.phases(algo::Request{op, bytes, &topo, ranks, latency, 1});
+      });
+  it.comm_busy += gathers.busy;
+  it.exposed_comm += gathers.exposed;
+  it.step += gathers.exposed;
   const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
 
   ConfigResult r;
@@ -157,6 +169,13 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
     r.warnings.push_back("SMDDP does not list " + inst.name +
                          " as supported (ml.p3.16xlarge, ml.p3dn.24xlarge, ml.p4d.24xlarge, ml.p4de.24xlarge)");
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.
+  r.gather_s = gathers.busy.seconds();
+  r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
+                                        r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
+                                        cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
+                                        inst.gpu.memory});
+  r.fits = r.memory.fits();
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/network/backends.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
+#include "sim/training/memory.hpp"
 #include "sim/training/model.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
@@ -101,6 +102,13 @@ struct ConfigResult {
   // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
   std::string simulated;
+  // Memory per GPU (sim/training/memory.hpp). A row that does not fit still carries the step it
+  // would take, but reporters print no total time or cost for it: it cannot run as configured.
+  MemoryBreakdown memory;
+  bool fits = true;
+  // Sharded frameworks (sim/training/sharded.hpp): parameter all-gathers per step, included in
+  // comm_s and, where not hidden, in exposed_comm_s and step_time_s.
+  double gather_s = 0;
 };
 
 struct ScenarioReport {

@@ -83,6 +83,11 @@ std::string encode(const ConfigResult& r, const Timeline* timeline)
   w.put(r.observed_minutes.has_value());
   w.put(r.observed_minutes.value_or(0.0));
   w.put(r.simulated);
+  for (Bytes b : {r.memory.parameters, r.memory.gradients, r.memory.optimizer, r.memory.buckets, r.memory.activations,
+                  r.memory.workspace, r.memory.capacity})
+    w.put(b.n);
+  w.put(r.fits);
+  w.put(r.gather_s);
   const std::size_t spans = timeline ? timeline->spans.size() : 0;
   w.put(static_cast<std::uint64_t>(spans));
   for (std::size_t i = 0; i < spans; ++i) {
@@ -126,6 +131,11 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
   const double minutes = rd.get<double>();
   if (observed) r.observed_minutes = minutes;
   r.simulated = rd.str();
+  for (Bytes* b : {&r.memory.parameters, &r.memory.gradients, &r.memory.optimizer, &r.memory.buckets,
+                   &r.memory.activations, &r.memory.workspace, &r.memory.capacity})
+    b->n = rd.get<std::uint64_t>();
+  r.fits = rd.get<bool>();
+  r.gather_s = rd.get<double>();
   const auto spans = rd.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < spans; ++i) {
     Span s;
