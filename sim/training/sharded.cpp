@@ -1,5 +1,7 @@
 #include "sim/training/sharded.hpp"
 
+#include <map>
+
 #include "core/error.hpp"
 
 namespace ddpsim::sim {
@@ -92,6 +94,13 @@ GatherCost price_gathers(const std::vector<ShardedJob>& jobs, const LayerTimes& 
 {
   GatherCost cost;
   if (jobs.empty()) return cost;
+  // Layers of one shape gather the same bytes: build each (op, bytes) schedule once.
+  std::map<std::pair<int, std::uint64_t>, algo::CoarseSchedule> memo;
+  const auto cached = [&](algo::CollectiveOp op, Bytes bytes) {
+    auto [it, fresh] = memo.try_emplace({static_cast<int>(op), bytes.n});
+    if (fresh) it->second = collective(op, bytes);
+    return it->second;
+  };
   const std::size_t n = times.forward.size();
   std::vector<ShardedJob> fwd, bwd, after;
   for (const ShardedJob& j : jobs)
@@ -100,18 +109,18 @@ GatherCost price_gathers(const std::vector<ShardedJob>& jobs, const LayerTimes& 
   for (std::size_t i = 0; i < n; ++i) forward_order[i] = i, backward_order[i] = n - 1 - i;
   const std::int64_t k = accum_steps;
   if (!fwd.empty()) {
-    const auto [len, busy] = pass_with_gathers(fwd, times.forward, forward_order, network, collective);
+    const auto [len, busy] = pass_with_gathers(fwd, times.forward, forward_order, network, cached);
     cost.busy += busy * k;
     cost.exposed += (len - times.forward_total) * k;
   }
   if (!bwd.empty()) {
-    const auto [len, busy] = pass_with_gathers(bwd, times.backward, backward_order, network, collective);
+    const auto [len, busy] = pass_with_gathers(bwd, times.backward, backward_order, network, cached);
     cost.busy += busy * k;
     cost.exposed += (len - times.backward_total) * k;
   }
   if (!after.empty()) {
     std::vector<CollectiveJob> cj;
-    for (const ShardedJob& g : after) cj.push_back(CollectiveJob{Time{0}, 0, collective(g.op, g.bytes), "gather params"});
+    for (const ShardedJob& g : after) cj.push_back(CollectiveJob{Time{0}, 0, cached(g.op, g.bytes), "gather params"});
     Time end{0};
     for (const JobTiming& t : network.run(cj)) {
       cost.busy += t.end - t.start;
