@@ -16,6 +16,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 
 #include "core/units.hpp"
 #include "sim/training/compute.hpp"
@@ -43,6 +44,14 @@ struct MemoryBreakdown {
   Bytes total() const;
   bool fits() const { return total().n <= capacity.n; }
 };
+
+// For the child-process codec (sim/training/sweep.cpp).
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, MemoryBreakdown> void fields(T& m, F& f)
+{
+  f(m.parameters.n), f(m.gradients.n), f(m.optimizer.n), f(m.buckets.n), f(m.activations.n), f(m.workspace.n),
+      f(m.capacity.n);
+}
 
 MemoryBreakdown memory_per_gpu(const MemoryInput& in);
 

@@ -11,8 +11,8 @@
 //   zero-1/2: after the optimizer step every rank all-gathers the updated parameters (Psi bytes);
 //   zero-3, fsdp: every layer's parameters are all-gathered before its forward and again before its
 //            backward (prefetched one ahead), and freed afterwards: 3 Psi in total (ZeRO 7.2.2).
-// NCCL implements ReduceScatter and AllGather as rings (NVLS/PAT only in newer releases), so the
-// sharded frameworks force the ring algorithm.
+// The CollectiveModel prices each job (NCCL's choice among the algorithms that implement the op:
+// rings for ReduceScatter/AllGather as modelled).
 #pragma once
 
 #include <functional>
