@@ -24,5 +24,6 @@ std::unique_ptr<Command> make_catalog_command(CLI::App& app);
 std::unique_ptr<Command> make_models_command(CLI::App& app);
 std::unique_ptr<Command> make_collective_command(CLI::App& app);
 std::unique_ptr<Command> make_calibrate_command(CLI::App& app);
+std::unique_ptr<Command> make_plan_command(CLI::App& app);
 
 }  // namespace ddpsim::app

@@ -18,6 +18,7 @@ int main(int argc, char** argv)
   commands.push_back(app::make_models_command(app));
   commands.push_back(app::make_collective_command(app));
   commands.push_back(app::make_calibrate_command(app));
+  commands.push_back(app::make_plan_command(app));
 
   try {
     app.parse(argc, argv);

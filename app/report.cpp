@@ -28,7 +28,45 @@ std::string human_time(double s)
   return fmt("%.1f us", s * 1e6);
 }
 
+// RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled.
+std::string csv_quote(const std::string& s)
+{
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string join_warnings(const sim::ConfigResult& r)
+{
+  std::string out;
+  for (const std::string& w : r.warnings) out += (out.empty() ? "" : "; ") + w;
+  if (!r.fits) out += (out.empty() ? "" : "; ") + fit_note(r);
+  return out;
+}
+
+std::string gib(Bytes b) { return fmt("%.1f GiB", static_cast<double>(b.n) / static_cast<double>(GiB)); }
+
+nlohmann::ordered_json memory_json(const sim::MemoryBreakdown& m)
+{
+  nlohmann::ordered_json o;
+  o["parameters"] = m.parameters.n;
+  o["gradients"] = m.gradients.n;
+  o["optimizer"] = m.optimizer.n;
+  o["buckets"] = m.buckets.n;
+  o["activations"] = m.activations.n;
+  o["workspace"] = m.workspace.n;
+  o["total"] = m.total().n;
+  o["capacity"] = m.capacity.n;
+  return o;
+}
+
 }  // namespace
+
+std::string fit_note(const sim::ConfigResult& r)
+{
+  return (r.fits ? "fits: " : "does not fit: ") + sim::memory_need(r.memory);
+}
 
 std::string scenario_table(const sim::ScenarioReport& rep)
 {
@@ -46,7 +84,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   std::vector<Col> cols{{"instance", 16}, {"framework", 16}, {"nodes", 5},   {"gpus", 5},     {"step", 10},
                         {"samples/s", 11}, {"compute", 10},  {"comm", 10},   {"exposed", 10}, {"loader", 10},
                         {"optim", 10},     {"bound", 13},    {"total", 10},  {"speedup", 8},  {"eff", 6},
-                        {"cost", 10}};
+                        {"cost", 10},     {"memory/GPU", 10}};
   auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 11; };
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
@@ -65,10 +103,11 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    human_time(r.loader_wait_s),
                                    human_time(r.optimizer_s + r.overhead_s),
                                    r.bound,
-                                   human_time(r.total_time_s),
+                                   r.fits ? human_time(r.total_time_s) : "-",
                                    fmt("%.2fx", r.speedup),
                                    fmt("%.0f%%", r.scaling_efficiency * 100),
-                                   fmt("$%.2f", r.cost_usd)};
+                                   r.fits ? fmt("$%.2f", r.cost_usd) : "-",
+                                   gib(r.memory.total()) + (r.fits ? "" : " !")};
     if (observed) {
       if (r.observed_minutes) {
         const double obs_s = *r.observed_minutes * 60;
@@ -91,8 +130,11 @@ std::string scenario_table(const sim::ScenarioReport& rep)
          "total = start-up + steps x step; cost = instances x hours x on-demand price; speedup and eff(iciency)\n"
          "against the first row";
   if (observed) out += "; error = predicted total vs observed";
-  out += ".\n";
+  out += ";\nmemory/GPU = parameters + gradients + optimizer state + buckets + activations + CUDA/NCCL\n"
+         "workspace (! = does not fit: no total or cost).\n";
   if (!rep.price_source.empty()) out += "prices: " + rep.price_source + "\n";
+  for (const auto& r : rep.results)
+    if (!r.fits) out += r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + fit_note(r) + "\n";
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
       out += "warning: " + r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + w + "\n";
@@ -126,7 +168,8 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["step_time_s"] = r.step_time_s;
     o["samples_per_s"] = r.samples_per_s;
     o["steps"] = r.steps;
-    o["total_time_s"] = r.total_time_s;
+    // A row that does not fit in memory cannot run: no total time, no cost (null).
+    o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
     o["speedup"] = r.speedup;
     o["scaling_efficiency"] = r.scaling_efficiency;
     o["compute_s"] = r.compute_s;
@@ -150,7 +193,11 @@ std::string scenario_json(const sim::ScenarioReport& rep)
                               {"time_s", b.time_s()},
                               {"ready_s", b.ready_s},
                               {"start_s", b.start_s}});
-    o["cost_usd"] = r.cost_usd;
+    o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
+    o["fits"] = r.fits;
+    o["memory"] = fit_note(r);
+    o["memory_bytes"] = memory_json(r.memory);
+    if (r.gather_s > 0) o["gather_s"] = r.gather_s;
     o["warnings"] = r.warnings;
     if (r.observed_minutes) {
       o["observed_total_time_s"] = *r.observed_minutes * 60;
@@ -167,15 +214,17 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   std::string out =
       "instance,nodes,gpus,framework,backend,algorithm,step_time_s,samples_per_s,steps,total_time_s,speedup,"
       "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
-      "observed_total_time_s\n";
+      "observed_total_time_s,fits,memory_gib,warnings\n";
   for (const auto& r : rep.results) {
     auto g = [](double v) { return fmt("%.9g", v); };
     out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
            r.backend + "," + r.algorithm + "," + g(r.step_time_s) + "," + g(r.samples_per_s) + "," +
-           std::to_string(r.steps) + "," + g(r.total_time_s) + "," + g(r.speedup) + "," + g(r.scaling_efficiency) +
+           std::to_string(r.steps) + "," + (r.fits ? g(r.total_time_s) : "") + "," + g(r.speedup) + "," + g(r.scaling_efficiency) +
            "," + g(r.compute_s) + "," + g(r.comm_s) + "," + g(r.exposed_comm_s) + "," + g(r.optimizer_s) + "," +
-           g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," + g(r.cost_usd) +
-           "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "\n";
+           g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," +
+           (r.fits ? g(r.cost_usd) : "") + "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "," +
+           (r.fits ? "true" : "false") + "," + g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) +
+           "," + csv_quote(join_warnings(r)) + "\n";
   }
   return out;
 }

@@ -244,7 +244,11 @@ void read_observed(Reader& r, const YAML::Node& n, std::map<int, double>& observ
 
 sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& text, const Catalog& catalog)
 {
-  YAML::Node root = parse_yaml(name, text);
+  return parse_scenario_node(name, parse_yaml(name, text), catalog);
+}
+
+sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node& root, const Catalog& catalog)
+{
   Reader r(name);
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();

@@ -6,8 +6,10 @@ set -eu
 ddpsim=$1 scenario=$2 golden=$3
 shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$ddpsim" scenario "$scenario" --format json "$@" >"$tmp/a.json"
-"$ddpsim" scenario "$scenario" --format json "$@" >"$tmp/b.json"
+# GOLDEN_COMMAND=plan checks `ddpsim plan` the same way (scenarios/plans/).
+cmd=${GOLDEN_COMMAND:-scenario}
+"$ddpsim" "$cmd" "$scenario" --format json "$@" >"$tmp/a.json"
+"$ddpsim" "$cmd" "$scenario" --format json "$@" >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: two runs differ (not deterministic)"; exit 1; }
 [ -f "$golden" ] || { echo "FAIL: no golden $golden (run tests/approve.sh)"; exit 1; }
 python3 - "$tmp/a.json" "$golden" <<'PY'

@@ -18,6 +18,11 @@ constexpr FrameworkInfo kFrameworks[] = {
     {Framework::smddp, "smddp", "smddp", "herring"},
     {Framework::parameter_server, "parameter-server", "ps", "parameter-server"},
     {Framework::gloo, "gloo", "gloo", ""},
+    // Sharded data parallel (sharded.hpp): NCCL reduce-scatter / all-gather, NCCL's choice.
+    {Framework::zero1, "zero-1", "nccl", ""},
+    {Framework::zero2, "zero-2", "nccl", ""},
+    {Framework::zero3, "zero-3", "nccl", ""},
+    {Framework::fsdp, "fsdp", "nccl", ""},
 };
 
 const FrameworkInfo& info(Framework f)

@@ -18,6 +18,11 @@ struct Layer {
   std::vector<Tensor> params;          // in registration order
   double fwd_flops_per_sample = 0;     // multiply-add = 2 FLOPs
   double activation_elems_per_sample = 0;  // output elements (memory traffic of the roofline)
+  // Memory (sim/training/memory.hpp): elements autograd keeps for this layer's backward, per
+  // sample, in the compute precision; negative = the layer's output elements stand in (each
+  // layer's output is the next layer's saved input). Plus 1-byte dropout masks.
+  double saved_elems_per_sample = -1;
+  double saved_mask_bytes_per_sample = 0;
 };
 
 struct ModelSpec {

@@ -9,6 +9,8 @@
 #include "sim/network/flow_backend.hpp"
 #include "sim/training/framework_comm.hpp"
 #include "sim/training/iteration.hpp"
+#include "sim/training/memory.hpp"
+#include "sim/training/sharded.hpp"
 #include "sim/training/sweep.hpp"
 #include "topology/rings.hpp"
 
@@ -67,9 +69,20 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   const FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
                                           spec.training.gloo_step_overhead);
   const CollectiveModel model(topo, fc.collective);
-  setup.collective = [&](Bytes bytes) { return framework_reduce(fc, model, bytes); };
+  setup.collective = [&](Bytes bytes) {
+    // [issue 11] sharded frameworks reduce-scatter their gradient buckets (sharded.hpp).
+    if (shard_stage(cfg.framework) != ShardStage::none) return model.price(gradient_op(cfg.framework), bytes);
+    return framework_reduce(fc, model, bytes);
+  };
   setup.network = network.get();
-  const IterationResult it = simulate_iteration(setup, timeline);
+  IterationResult it = simulate_iteration(setup, timeline);
+  // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
+  const GatherCost gathers = price_gathers(
+      parameter_gathers(spec.model, cfg.framework, fo.bytes_per_element, spec.training.bucket_cap), setup.times,
+      setup.accum_steps, *network, [&](algo::CollectiveOp op, Bytes bytes) { return model.price(op, bytes).schedule; });
+  it.comm_busy += gathers.busy;
+  it.exposed_comm += gathers.exposed;
+  it.step += gathers.exposed;
   const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
 
   ConfigResult r;
@@ -111,6 +124,13 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
   r.warnings = framework_warnings(cfg.framework, inst);
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.
+  r.gather_s = gathers.busy.seconds();
+  r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
+                                        r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
+                                        cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
+                                        inst.gpu.memory});
+  r.fits = r.memory.fits();
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include "sim/network/profile.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
+#include "sim/training/memory.hpp"
 #include "sim/training/model.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
@@ -114,6 +115,13 @@ struct ConfigResult {
   // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
   std::string simulated;
+  // Memory per GPU (sim/training/memory.hpp). A row that does not fit still carries the step it
+  // would take, but reporters print no total time or cost for it: it cannot run as configured.
+  MemoryBreakdown memory;
+  bool fits = true;
+  // Sharded frameworks (sim/training/sharded.hpp): parameter all-gathers per step, included in
+  // comm_s and, where not hidden, in exposed_comm_s and step_time_s.
+  double gather_s = 0;
 };
 
 // The one field list of a result, for the child-process codec (sim/training/sweep.cpp): a field
@@ -132,6 +140,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.compute_s), f(r.comm_s), f(r.exposed_comm_s), f(r.optimizer_s), f(r.loader_wait_s), f(r.overhead_s);
   f(r.grad_accum_steps), f(r.startup_s), f(r.price_usd_per_hour), f(r.bound), f(r.bucket_bytes), f(r.buckets);
   f(r.cost_usd), f(r.observed_minutes), f(r.warnings), f(r.simulated);
+  f(r.memory), f(r.fits), f(r.gather_s);  // [issue 11]
 }
 
 struct ScenarioReport {

@@ -1,0 +1,57 @@
+// `ddpsim plan`: a search over scenario variants (instance x framework x algorithm x batch x
+// precision x bucket cap, each over its node counts) against a goal: a deadline, a budget and
+// what to minimize. Pure: the variants come built (app/plan_loader.cpp expands lists and ranges).
+// Each row is a candidate or excluded with the reason; the time/cost Pareto frontier is over
+// the rows that fit in memory; the recommendation is the best candidate for the goal.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/training/scenario.hpp"
+
+namespace ddpsim::sim {
+
+enum class Minimize { cost, time };
+
+struct Goal {
+  std::optional<double> deadline_s;
+  std::optional<double> budget_usd;
+  Minimize minimize = Minimize::cost;
+};
+
+struct PlanVariant {
+  ScenarioSpec spec;
+  std::string label;  // what distinguishes it, e.g. "batch 8, bf16, bucket 25 MiB"
+  bool priced = true;  // false: no known hourly price (SageMaker ml.* without `pricing:`)
+};
+
+struct PlanRow {
+  ConfigResult result;
+  std::size_t variant = 0;  // index into the variants
+  std::string excluded;     // why it is not a candidate ("" = candidate)
+  bool pareto = false;      // on the time/cost frontier of the rows that fit
+};
+
+struct PlanReport {
+  std::string name;
+  std::string model;
+  std::uint64_t parameters = 0;
+  Goal goal;
+  std::vector<std::string> labels;  // per variant
+  std::vector<PlanRow> rows;        // variants in order, each over its node counts
+  std::optional<std::size_t> recommended;  // index into rows
+  std::string why;                  // the recommendation's reasons, one sentence
+  std::vector<std::string> price_sources;  // distinct, in order of appearance
+};
+
+// Runs every variant's configurations (variant i's rows are its node counts in order); `jobs`
+// > 1 runs variants in up to that many child processes, with results identical to serial.
+std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs);
+
+// Applies the goal to evaluated rows: exclusions, Pareto frontier, recommendation.
+PlanReport decide(const std::vector<PlanVariant>& variants, const std::vector<std::vector<ConfigResult>>& results,
+                  const Goal& goal);
+
+}  // namespace ddpsim::sim
