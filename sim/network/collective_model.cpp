@@ -8,7 +8,8 @@
 
 namespace ddpsim::sim {
 
-std::vector<std::string> auto_algorithms() { return {"ring", "nvls", "tree", "hierarchical"}; }
+// sharp only where the fabric reduces (its available()), as NCCL uses CollNet only with the plugin.
+std::vector<std::string> auto_algorithms() { return {"ring", "nvls", "tree", "hierarchical", "sharp"}; }
 
 int default_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
 

@@ -135,7 +135,8 @@ TEST_CASE("fit: recovers known parameters from a synthetic sweep of the model it
 
 // docs/validation.md, case A: fit on the p5 one-node log and the HyperPod 2-node CSV (sizes
 // >= 32 MiB only), predict the other 2-node p5 log (awsome, srun). Measured on this model:
-// busbw within 7.6% from 64 MiB, 27.3% from 1 MiB; time within 44.4% below 64 KiB (network alpha is not
+// busbw within 8.9% from 64 MiB, 25.1% from 1 MiB; time within 44.1% below 64 KiB (at line rate,
+// before link efficiency: 7.6%, 27.3%, 44.4%) (network alpha is not
 // identifiable from the CSV, so NCCL's table alone prices 2-node latency).
 TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-node log")
 {
@@ -143,33 +144,33 @@ TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-n
   const Profile prof = fit_profile(inst, {read_nccl_log(data("p5_1node_8gpu_allreduce_awsbatch.txt")),
                                           read_nccl_log(data("p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv"))});
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.large_busbw < 0.09);
-  CHECK(e.big_busbw < 0.29);
-  CHECK(e.small_time < 0.47);
+  CHECK(e.large_busbw < 0.095);
+  CHECK(e.big_busbw < 0.27);
+  CHECK(e.small_time < 0.46);
 }
 
 // Case B: fit on the p5 one-node log and the awsome 2-node log, predict the HyperPod CSV
-// (newer NCCL 2.27.7): busbw within 14.8% (32 MiB .. 8 GiB).
+// (newer NCCL 2.27.7): busbw within 15.1% (32 MiB .. 8 GiB; 14.8% at line rate).
 TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod CSV")
 {
   const InstanceSpec& inst = instance("p5.48xlarge");
   const Profile prof = fit_profile(inst, {read_nccl_log(data("p5_1node_8gpu_allreduce_awsbatch.txt")),
                                           read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt"))});
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv")));
-  CHECK(e.large_busbw < 0.17);
+  CHECK(e.large_busbw < 0.16);
 }
 
-// Case C: p4de from catalog facts alone (no fit): busbw within 9.6% from 128 MiB; 44% at 64 MiB
+// Case C: p4de from catalog facts alone (no fit): busbw within 13.4% from 128 MiB (9.6% at line rate); 44% at 64 MiB
 // and far worse below (the catalog has no software latency or pipeline terms).
 TEST_CASE("validation C: p4de from the catalog alone")
 {
   const InstanceSpec& inst = instance("p4de.24xlarge");
   const Errors e = predict_errors(inst, default_profile(inst.name), read_nccl_log(data("p4de_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.huge_busbw < 0.11);
+  CHECK(e.huge_busbw < 0.14);
 }
 
 // A scenario's communication.profile (relative to the scenario file) slows communication down to
-// what the profile measured: the p5 profile's efficiencies are below 1, so all-reduce takes longer.
+// what the profile measured.
 TEST_CASE("scenario: communication.profile is resolved next to the scenario and changes communication")
 {
   const app::Catalog catalog = app::builtin_catalog();
@@ -182,9 +183,12 @@ TEST_CASE("scenario: communication.profile is resolved next to the scenario and 
   const sim::ScenarioSpec plain = app::parse_scenario(where, scenario(""), catalog);
   const sim::ScenarioSpec fitted = app::parse_scenario(where, scenario(", profile: ../profiles/p5.48xlarge.yaml"), catalog);
   CHECK(fitted.communication.profile == std::string(DDPSIM_SOURCE_DIR) + "/profiles/p5.48xlarge.yaml");
-  CHECK(fitted.cluster.instance.nic.bandwidth < plain.cluster.instance.nic.bandwidth);
+  // Relative to the catalog's achievable rates the fitted NVLink efficiency is below 1 (0.98) and
+  // the network's above (1.12: the fit's network scope also absorbs NVLS): both change the result.
+  CHECK(fitted.cluster.instance.nvswitch_per_gpu < plain.cluster.instance.nvswitch_per_gpu);
+  CHECK(fitted.cluster.instance.nic.bandwidth.bytes_per_s != Approx(plain.cluster.instance.nic.bandwidth.bytes_per_s));
   const sim::ScenarioReport a = sim::run_scenario(plain), b = sim::run_scenario(fitted);
-  for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s > a.results[i].comm_s);
+  for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s != Approx(a.results[i].comm_s));
   CHECK_THROWS_WITH(app::parse_scenario(where, scenario(", profile: nope.yaml"), catalog),
                     Catch::Contains("communication.profile") && Catch::Contains("no such file"));
 }
