@@ -30,6 +30,8 @@ class SharpAllReduce final : public Algorithm {
   CoarseSchedule phases(const Request& req) const override;
   HopCount latency_hops(const Request& req) const override;
   NcclFamily nccl_family() const override { return NcclFamily::tree; }
+  // NCCL's CollNet is one of its own algorithms: auto picks it where the fabric offers it.
+  bool nccl_selectable() const override { return true; }
 };
 
 }  // namespace ddpsim::algo
