@@ -148,13 +148,14 @@ TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-n
   const Profile prof = fit_profile(inst, {read_nccl_log(data("p5_1node_8gpu_allreduce_awsbatch.txt")),
                                           read_nccl_log(data("p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv"))});
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.large_busbw < 0.095);
-  CHECK(e.big_busbw < 0.27);
+  // With link efficiency (issue 9): 7.6%, 27.3%, 44.5%, as before it (the fit absorbs the rest).
+  CHECK(e.large_busbw < 0.08);
+  CHECK(e.big_busbw < 0.28);
   CHECK(e.small_time < 0.46);
 }
 
 // Case B: fit on the p5 one-node log and the awsome 2-node log, predict the HyperPod CSV
-// (newer NCCL 2.27.7): busbw within 15.1% (32 MiB .. 8 GiB; 14.8% at line rate).
+// (newer NCCL 2.27.7): busbw within 14.8% (32 MiB .. 8 GiB), with and without link efficiency.
 TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod CSV")
 {
   const InstanceSpec& inst = instance("p5.48xlarge");
@@ -165,14 +166,14 @@ TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod 
 }
 
 // Case C: p4de from catalog facts alone (no fit). NCCL's choice at 2 nodes is the tree, at the
-// catalog's full line rate: busbw over-predicted by up to 31% from 128 MiB (it was 9.6% while
-// `auto` could pick the two-level hierarchical form, which NCCL does not run). The catalog has no
-// link efficiency, software latency or pipeline term yet (docs/validation.md).
+// catalog's achievable rates: busbw over-predicted by up to 29.1% from 128 MiB (30.9% at line rate
+// before issue 9's link efficiency; 9.6% while `auto` could pick the two-level hierarchical form,
+// which NCCL does not run). No software latency or pipeline term (docs/validation.md).
 TEST_CASE("validation C: p4de from the catalog alone")
 {
   const InstanceSpec& inst = instance("p4de.24xlarge");
   const Errors e = predict_errors(inst, default_profile(inst.name), read_nccl_log(data("p4de_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.huge_busbw < 0.32);
+  CHECK(e.huge_busbw < 0.30);
 }
 
 // A scenario's communication.profile (relative to the scenario file) slows communication down to

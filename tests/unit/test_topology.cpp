@@ -131,17 +131,3 @@ TEST_CASE("NIC-aware rings: a one-NIC node leaves and enters through the GPUs on
     }
   }
 }
-
-TEST_CASE("NIC-aware rings: with one channel per NIC each channel stays on its NIC's rail")
-{
-  Topology topo(*catalog().find("p4d.24xlarge"), 2, 8);
-  Router router(topo);
-  const std::vector<int> order = local_ring_order(topo, router);
-  const int channels = ring_channels(topo);
-  REQUIRE(channels == 4);
-  for (int c = 0; c < channels; ++c) {
-    const int entry = order[static_cast<std::size_t>(c * 8 / channels)];
-    const int exit = order[static_cast<std::size_t>((c * 8 / channels + 7) % 8)];
-    CHECK(topo.nic_of_gpu(0, exit) - topo.nic(0, 0) == topo.nic_of_gpu(0, entry) - topo.nic(0, 0));
-  }
-}
