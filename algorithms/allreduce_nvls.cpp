@@ -17,9 +17,16 @@ std::vector<Send> plan(const Request& req)
   const std::size_t n = nodes.size(), g = nodes.front().size();
   for (const auto& node : nodes) DDPSIM_CHECK(node.size() == g, "nvls needs the same GPU count per node");
   std::vector<Send> out;
+  // Per GPU and direction NVLS moves (1 + 1/g) S over its NVLink: the switch's multimem reduce
+  // reads every shard of the GPU's buffer (S out) and returns its reduced shard (S/g in); the
+  // multicast store sends that shard (S/g out) and delivers all g reduced shards (S in). Drawn as
+  // a ring of that many bytes, slowed by NVLS's own efficiency (catalog efficiency.nvls).
+  const double nvls_eff = req.topo->instance().efficiency.nvls;
+  const Bytes intra{static_cast<std::uint64_t>(
+      static_cast<double>(req.bytes.n) * (1.0 + 1.0 / static_cast<double>(g)) / nvls_eff)};
   if (g > 1)
     for (const auto& node : nodes)
-      for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], req.bytes, Bytes{0}});
+      for (std::size_t i = 0; i < g; ++i) out.push_back({node[i], node[(i + 1) % g], intra, Bytes{0}});
   if (n > 1) {
     const std::vector<Bytes> slice = split_even(req.bytes, g);
     const std::vector<Bytes> slice_at = offsets_of(slice);

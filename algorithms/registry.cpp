@@ -5,6 +5,7 @@
 #include "algorithms/allreduce_nvls.hpp"
 #include "algorithms/allreduce_rhd.hpp"
 #include "algorithms/allreduce_ring.hpp"
+#include "algorithms/allreduce_sharp.hpp"
 #include "algorithms/herring.hpp"
 #include "algorithms/parameter_server.hpp"
 #include "algorithms/allreduce_tree.hpp"
@@ -22,6 +23,7 @@ Registry::Registry()
   add(std::make_unique<HierarchicalAllReduce>());
   add(std::make_unique<DirectAllReduce>());
   add(std::make_unique<NvlsAllReduce>());
+  add(std::make_unique<SharpAllReduce>());
 }
 
 const Registry& Registry::instance()

@@ -38,8 +38,8 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
                           InstanceSpec& s, bool req)
 {
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"description", "gpu", "gpus", "smddp_supported", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour",
-                         "price_source"});
+  r.allow_keys(n, path, {"description", "gpu", "gpus", "smddp_supported", "intra_node", "pcie", "cpu", "nic",
+                         "efficiency", "price_usd_per_hour", "price_source"});
   set(r.string(n, path, "description", false), s.description);
   if (auto gpu = r.string(n, path, "gpu", req)) {
     auto it = catalog.gpus.find(*gpu);
@@ -112,14 +112,27 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
 
   const std::string np = join_path(path, "nic");
   if (YAML::Node nic = n["nic"]; nic.IsDefined() && r.expect_map(nic, np)) {
-    r.allow_keys(nic, np, {"kind", "count", "bandwidth", "latency", "gpudirect"});
+    r.allow_keys(nic, np, {"kind", "count", "bandwidth", "latency", "gpudirect", "flow_cap", "flows_per_connection"});
     set(r.choice(nic, np, "kind", req, {"ena", "efa", "ib", "ethernet"}), s.nic.kind);
     if (auto v = r.integer(nic, np, "count", req, 1, 64)) s.nic.count = static_cast<int>(*v);
     set(r.bandwidth(nic, np, "bandwidth", req), s.nic.bandwidth);
     set(r.time(nic, np, "latency", req), s.nic.latency);
     set(r.boolean(nic, np, "gpudirect", req), s.nic.gpudirect);
+    set(r.bandwidth(nic, np, "flow_cap", false), s.nic.flow_cap);  // absent: no per-flow cap (EFA, IB)
+    if (auto v = r.integer(nic, np, "flows_per_connection", false, 1, 64)) s.nic.flows_per_connection = static_cast<int>(*v);
   } else if (req) {
     r.error(n, np, "missing (this key is required)");
+  }
+
+  // Achievable fraction of line rate per link class (topology/instance.hpp LinkEfficiency).
+  const std::string ep = join_path(path, "efficiency");
+  if (YAML::Node eff = n["efficiency"]; eff.IsDefined() && r.expect_map(eff, ep)) {
+    r.allow_keys(eff, ep, {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"});
+    set(r.number(eff, ep, "nvlink", false, 0.01, 1), s.efficiency.nvlink);
+    set(r.number(eff, ep, "pcie", false, 0.01, 1), s.efficiency.pcie);
+    set(r.number(eff, ep, "cpu_interconnect", false, 0.01, 1), s.efficiency.cpu_interconnect);
+    set(r.number(eff, ep, "nic", false, 0.01, 1), s.efficiency.nic);
+    set(r.number(eff, ep, "nvls", false, 0.01, 1), s.efficiency.nvls);
   }
 
   // Cross-field checks, where a wrong combination would break the topology.

@@ -11,12 +11,12 @@ namespace ddpsim::app {
 namespace {
 
 // cluster.fabric: {kind: single_switch | leaf_spine | rail, nodes_per_leaf, oversubscription,
-// switch_latency}. leaf_spine needs nodes_per_leaf; oversubscription defaults to 1 (non-blocking).
+// switch_latency, in_network_reduction}. leaf_spine needs nodes_per_leaf; oversubscription defaults to 1 (non-blocking).
 void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
 {
   const std::string path = "cluster.fabric";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency"});
+  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction"});
   if (auto k = r.choice(n, path, "kind", true, {"single_switch", "leaf_spine", "rail"}))
     f.kind = *k == "leaf_spine" ? FabricKind::leaf_spine : *k == "rail" ? FabricKind::rail : FabricKind::single_switch;
   const bool leaf = f.kind == FabricKind::leaf_spine;
@@ -26,6 +26,7 @@ void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
     for (const char* key : {"nodes_per_leaf", "oversubscription"})
       if (n[key].IsDefined()) r.error(n[key], path + "." + key, "only applies to kind: leaf_spine");
   if (auto t = r.time(n, path, "switch_latency", false)) f.switch_latency = *t;
+  if (auto b = r.boolean(n, path, "in_network_reduction", false)) f.in_network_reduction = *b;  // SHARP switches
 }
 
 void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ClusterSpec& c)

@@ -44,6 +44,26 @@ struct NicSpec {
   Bandwidth bandwidth;     // per NIC, per direction
   Time latency;            // one-way latency NIC to NIC through the fabric switch, split over the two uplinks
   bool gpudirect = false;  // GPUDirect RDMA: GPU memory goes to the NIC without a host bounce
+  // Transport. TCP over ENA: EC2 caps each 5-tuple flow (`flow_cap`, per direction; 0 = no cap:
+  // EFA's SRD sprays one connection over many paths); NCCL's socket transport opens
+  // `flows_per_connection` sockets per peer connection (NCCL_SOCKET_NTHREADS x
+  // NCCL_NSOCKS_PERTHREAD), so one ring hop across nodes gets at most flow_cap x that.
+  Bandwidth flow_cap{0};
+  int flows_per_connection = 1;
+};
+
+// Achievable fraction of line rate per link class: what a NCCL-style transfer can get out of a
+// link after protocol framing (NVLink packet headers, PCIe TLP/DLLP, Ethernet/IB frames). The
+// Topology multiplies every link's line rate by its class's fraction, so every algorithm and both
+// network engines see achievable rates; a calibration profile's efficiency is relative to these.
+// Defaults 1 (line rate); the catalog sets each with its source; `cluster.overrides.efficiency`
+// changes them. Unitless, in (0, 1].
+struct LinkEfficiency {
+  double nvlink = 1;            // GPU-to-GPU NVLink bricks (mesh) and NVLink to the NVSwitch plane
+  double pcie = 1;              // GPU/NIC to PCIe switch to CPU
+  double cpu_interconnect = 1;  // socket to socket
+  double nic = 1;               // NIC to fabric switch and the fabric's own links
+  double nvls = 1;              // NVLink SHARP (multimem) operations, relative to NVLink's achievable rate
 };
 
 struct InstanceSpec {
@@ -67,6 +87,7 @@ struct InstanceSpec {
   int vcpus = 0;
 
   NicSpec nic;
+  LinkEfficiency efficiency;
 
   bool smddp_supported = false;   // listed by SageMaker's data-parallel library (SMDDP)
 

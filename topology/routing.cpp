@@ -28,6 +28,13 @@ constexpr double kReferenceBytes = 1024.0 * 1024.0;
 
 Router::Router(const Topology& topo) : topo_(topo) {}
 
+double connection_cap(const Topology& topo, VertexId src, VertexId dst)
+{
+  const NicSpec& nic = topo.instance().nic;
+  if (nic.flow_cap.bytes_per_s <= 0 || topo.device(src).node == topo.device(dst).node) return 0;
+  return nic.flow_cap.bytes_per_s * nic.flows_per_connection;
+}
+
 std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
 {
   const int node = topo_.device(src).node;

@@ -18,6 +18,11 @@ struct Route {
   Bandwidth bottleneck;  // smallest bandwidth along the route
 };
 
+// The transport's cap on one connection from `src` to `dst` in bytes/s (0 = none): on instances
+// whose NIC caps each TCP flow (NicSpec::flow_cap), a connection between nodes gets at most
+// flow_cap x flows_per_connection (NCCL's sockets per connection); inside a node, no cap.
+double connection_cap(const Topology& topo, VertexId src, VertexId dst);
+
 class Router {
  public:
   explicit Router(const Topology& topo);

@@ -49,8 +49,24 @@ VertexId Topology::add_device(DeviceKind kind, int node, int index)
   return v;
 }
 
+double link_efficiency(const InstanceSpec& spec, LinkClass cls)
+{
+  const LinkEfficiency& e = spec.efficiency;
+  switch (cls) {
+    case LinkClass::nvlink:
+    case LinkClass::nvswitch: return e.nvlink;
+    case LinkClass::pcie: return e.pcie;
+    case LinkClass::cpu_interconnect: return e.cpu_interconnect;
+    case LinkClass::nic:
+    case LinkClass::fabric: return e.nic;
+  }
+  return 1;
+}
+
+// `bw` is the line rate; the link gets the achievable rate (instance.hpp, LinkEfficiency).
 void Topology::add_link(LinkClass cls, VertexId a, VertexId b, Bandwidth bw, Time latency)
 {
+  bw.bytes_per_s *= link_efficiency(spec_, cls);
   DDPSIM_CHECK(bw.bytes_per_s > 0, "link " + device_name(a) + " - " + device_name(b) + " has no bandwidth");
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
     EdgeId id = static_cast<EdgeId>(links_.size());

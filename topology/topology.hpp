@@ -21,6 +21,8 @@ enum class DeviceKind { gpu, nvswitch, pcie_switch, cpu, nic, fabric_switch };
 enum class LinkClass { nvlink, nvswitch, pcie, cpu_interconnect, nic, fabric };
 std::string_view to_string(DeviceKind k);
 std::string_view to_string(LinkClass c);
+// The achievable fraction of line rate of links of class `cls` on `spec` (LinkEfficiency).
+double link_efficiency(const InstanceSpec& spec, LinkClass cls);
 
 struct Device {
   DeviceKind kind = DeviceKind::gpu;
@@ -49,6 +51,8 @@ struct FabricSpec {
   Time switch_latency{0};  // added to each NIC uplink's own latency
   int nodes_per_leaf = 0;        // leaf_spine only
   double oversubscription = 1;   // leaf_spine only: leaf downlink bandwidth / uplink bandwidth (>= 1)
+  // The switches reduce (InfiniBand SHARP): enables the `sharp` all-reduce (CollNet).
+  bool in_network_reduction = false;
 };
 
 class Topology {
@@ -103,7 +107,7 @@ class Topology {
 
  private:
   VertexId add_device(DeviceKind kind, int node, int index);
-  void add_link(LinkClass cls, VertexId a, VertexId b, Bandwidth bw, Time latency);  // both directions
+  void add_link(LinkClass cls, VertexId a, VertexId b, Bandwidth bw, Time latency);  // both directions; bw = line rate
   void build_node(int node);
 
   InstanceSpec spec_;

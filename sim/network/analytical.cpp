@@ -1,5 +1,7 @@
 #include "sim/network/analytical.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "sim/network/network_trace.hpp"
 
@@ -27,6 +29,9 @@ AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexI
   auto it = cache_.find(key);
   if (it == cache_.end()) {
     Route r = router_.route(src, dst);
+    // A flow-capped transport (TCP over ENA) limits the connection below the route's bottleneck.
+    if (const double cap = connection_cap(topo_, src, dst); cap > 0)
+      r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, cap);
     it = cache_.emplace(key, PathCost{r.latency, r.bottleneck}).first;
   }
   return it->second;

@@ -38,6 +38,11 @@ class GraphBuilder {
         const EdgeId f = fold_ ? topo_.fold_link(e) : e;
         path.push_back(link(f, topo_.link(f).bandwidth.bytes_per_s));
       }
+      // A transport's per-flow cap (EC2 caps each TCP flow) is a property of the route: a link of
+      // its own with the cap's bandwidth, so several connections fill a NIC one cannot. (SimGrid
+      // 3.32's Comm::set_rate does not apply to host-to-host sendto communications.)
+      if (const double cap = connection_cap(topo_, src, dst); cap > 0)
+        path.push_back(link(kCapKeyBase + static_cast<std::size_t>(g_.routes.size()), cap));
       std::vector<std::uint32_t> sorted = path;
       std::sort(sorted.begin(), sorted.end());
       // A folded route crossing two copies of one link would be charged twice: plan() then unfolds.
@@ -81,6 +86,7 @@ class GraphBuilder {
   FlowGraph take() { return std::move(g_); }
 
  private:
+  static constexpr std::size_t kCapKeyBase = std::size_t{1} << 40;  // keys of per-route cap links
   std::uint32_t link(std::size_t key, double bandwidth)
   {
     auto [it, fresh] = links_.try_emplace(key, static_cast<std::uint32_t>(g_.links.size()));

@@ -139,7 +139,8 @@ TEST_CASE("fit: recovers known parameters from a synthetic sweep of the model it
 
 // docs/validation.md, case A: fit on the p5 one-node log and the HyperPod 2-node CSV (sizes
 // >= 32 MiB only), predict the other 2-node p5 log (awsome, srun). Measured on this model:
-// busbw within 7.6% from 64 MiB, 27.3% from 1 MiB; time within 44.4% below 64 KiB (network alpha is not
+// busbw within 8.9% from 64 MiB, 25.1% from 1 MiB; time within 44.1% below 64 KiB (at line rate,
+// before link efficiency: 7.6%, 27.3%, 44.4%) (network alpha is not
 // identifiable from the CSV, so NCCL's table alone prices 2-node latency).
 TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-node log")
 {
@@ -147,35 +148,36 @@ TEST_CASE("validation A: p5 fit on 1-node + HyperPod CSV predicts the awsome 2-n
   const Profile prof = fit_profile(inst, {read_nccl_log(data("p5_1node_8gpu_allreduce_awsbatch.txt")),
                                           read_nccl_log(data("p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv"))});
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.large_busbw < 0.09);
-  CHECK(e.big_busbw < 0.29);
-  CHECK(e.small_time < 0.47);
+  // With link efficiency (issue 9): 7.6%, 27.3%, 44.5%, as before it (the fit absorbs the rest).
+  CHECK(e.large_busbw < 0.08);
+  CHECK(e.big_busbw < 0.28);
+  CHECK(e.small_time < 0.46);
 }
 
 // Case B: fit on the p5 one-node log and the awsome 2-node log, predict the HyperPod CSV
-// (newer NCCL 2.27.7): busbw within 14.8% (32 MiB .. 8 GiB).
+// (newer NCCL 2.27.7): busbw within 14.8% (32 MiB .. 8 GiB), with and without link efficiency.
 TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod CSV")
 {
   const InstanceSpec& inst = instance("p5.48xlarge");
   const Profile prof = fit_profile(inst, {read_nccl_log(data("p5_1node_8gpu_allreduce_awsbatch.txt")),
                                           read_nccl_log(data("p5_2node_16gpu_allreduce_awsome.txt"))});
   const Errors e = predict_errors(inst, prof, read_nccl_log(data("p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv")));
-  CHECK(e.large_busbw < 0.17);
+  CHECK(e.large_busbw < 0.16);
 }
 
 // Case C: p4de from catalog facts alone (no fit). NCCL's choice at 2 nodes is the tree, at the
-// catalog's full line rate: busbw over-predicted by up to 31% from 128 MiB (it was 9.6% while
-// `auto` could pick the two-level hierarchical form, which NCCL does not run). The catalog has no
-// link efficiency, software latency or pipeline term yet (docs/validation.md).
+// catalog's achievable rates: busbw over-predicted by up to 29.1% from 128 MiB (30.9% at line rate
+// before issue 9's link efficiency; 9.6% while `auto` could pick the two-level hierarchical form,
+// which NCCL does not run). No software latency or pipeline term (docs/validation.md).
 TEST_CASE("validation C: p4de from the catalog alone")
 {
   const InstanceSpec& inst = instance("p4de.24xlarge");
   const Errors e = predict_errors(inst, default_profile(inst.name), read_nccl_log(data("p4de_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.huge_busbw < 0.32);
+  CHECK(e.huge_busbw < 0.30);
 }
 
 // A scenario's communication.profile (relative to the scenario file) slows communication down to
-// what the profile measured: the p5 profile's efficiencies are below 1, so all-reduce takes longer.
+// what the profile measured.
 TEST_CASE("scenario: communication.profile is resolved next to the scenario and changes communication")
 {
   const app::Catalog catalog = app::builtin_catalog();
@@ -192,7 +194,7 @@ TEST_CASE("scenario: communication.profile is resolved next to the scenario and 
   CHECK(fitted.cluster.instance.nic.bandwidth == plain.cluster.instance.nic.bandwidth);
   CHECK(fitted.communication.profile.network.fitted);
   const sim::ScenarioReport a = sim::run_scenario(plain), b = sim::run_scenario(fitted);
-  for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s > a.results[i].comm_s);
+  for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s != Approx(a.results[i].comm_s));
   CHECK_THROWS_WITH(app::parse_scenario(where, scenario(", profile: nope.yaml"), catalog),
                     Catch::Contains("communication.profile") && Catch::Contains("no such file"));
 }

@@ -26,6 +26,9 @@ sim::CollectiveJob job(CoarseSchedule s, int stream = 0, Time ready = Time{0})
   return sim::CollectiveJob{ready, stream, std::move(s), "job"};
 }
 
+// A NIC's achievable rate: line rate x the catalog's framing efficiency (docs/model.md).
+Bandwidth nic_rate(const InstanceSpec& s) { return Bandwidth{s.nic.bandwidth.bytes_per_s * s.efficiency.nic}; }
+
 double rel(Time a, Time b) { return std::abs(a.seconds() - b.seconds()) / std::max(a.seconds(), 1e-30); }
 
 // A phase where every listed (src, dst) pair moves `bytes`, one step.
@@ -127,7 +130,7 @@ TEST_CASE("p3.16xlarge: the 8 GPUs of a node share its one 25 Gbps NIC")
   const std::vector<sim::JobTiming> t = flow.run({job(pairs(p, bytes))});
   // Eight flows share the NIC (the PCIe links they also cross are wider): it carries all 8 x bytes.
   REQUIRE(p3.pcie.bytes_per_s > p3.nic.bandwidth.bytes_per_s);
-  const Time expected = min_latency(topo, p) + transfer_time(Bytes{8 * bytes.n}, p3.nic.bandwidth);
+  const Time expected = min_latency(topo, p) + transfer_time(Bytes{8 * bytes.n}, nic_rate(p3));
   CHECK(rel(expected, t[0].end) < 1e-6);
   // The analytical model sees one flow's worth: about 8x too fast.
   CHECK(analytical.duration(pairs(p, bytes)).seconds() < t[0].end.seconds() / 7);
@@ -144,7 +147,7 @@ TEST_CASE("many-to-one: eight nodes send to one CPU server (parameter-server / H
   const std::vector<sim::JobTiming> t = flow.run({job(pairs(p, bytes))});
   CHECK_FALSE(flow.last_stats().folded);  // one receiver: not symmetric
   // All eight arrive through the server's NIC downlink.
-  const Time expected = min_latency(topo, p) + transfer_time(Bytes{8 * bytes.n}, inst.nic.bandwidth);
+  const Time expected = min_latency(topo, p) + transfer_time(Bytes{8 * bytes.n}, nic_rate(inst));
   CHECK(rel(expected, t[0].end) < 1e-6);
 }
 
@@ -166,10 +169,40 @@ TEST_CASE("two buckets' all-reduces in flight at once share the NIC")
   Router router(topo);
   Time latency{0};
   for (const Flow& f : s.phases[0].flows) latency = max(latency, router.route(f.src, f.dst).latency);
-  const Time expected = latency * s.phases[0].steps + transfer_time(Bytes{2 * per_flow.n}, p3.nic.bandwidth);
+  const Time expected = latency * s.phases[0].steps + transfer_time(Bytes{2 * per_flow.n}, nic_rate(p3));
   CHECK(rel(expected, two_streams[0].end) < 1e-6);
   CHECK(rel(expected, two_streams[1].end) < 1e-6);
   CHECK(two_streams[1].end < same_stream[1].end);
+}
+
+TEST_CASE("transport: a per-flow cap limits one connection; many connections still fill the NIC")
+{
+  InstanceSpec p3 = instance("p3.16xlarge");
+  REQUIRE(p3.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));  // EC2: 10 Gbps per flow in a placement group
+  REQUIRE(p3.nic.flows_per_connection == 16);                // NCCL's socket defaults on AWS: 2 x 8
+  const Bytes bytes{64 * MiB};
+  auto one_pair = [&](const Topology& topo) { return std::vector<std::pair<VertexId, VertexId>>{{topo.gpu(0, 0), topo.gpu(1, 0)}}; };
+  {
+    // NCCL's 16 sockets x 10 Gbps exceed the 25 Gbps ENA: the NIC is the limit.
+    Topology topo(p3, 2, 8);
+    const auto p = one_pair(topo);
+    const Time expected = min_latency(topo, p) + transfer_time(bytes, nic_rate(p3));
+    CHECK(rel(expected, sim::AnalyticalBackend(topo).duration(pairs(p, bytes))) < 1e-6);
+    CHECK(rel(expected, sim::FlowBackend(topo).run({job(pairs(p, bytes))})[0].end) < 1e-6);
+  }
+  p3.nic.flows_per_connection = 1;  // NCCL_NSOCKS_PERTHREAD=1, NCCL_SOCKET_NTHREADS=1
+  Topology topo(p3, 2, 8);
+  const auto p = one_pair(topo);
+  // One socket: 10 Gbps, in both engines (SimGrid: a rate bound on the communication).
+  const Time capped = min_latency(topo, p) + transfer_time(bytes, p3.nic.flow_cap);
+  CHECK(rel(capped, sim::AnalyticalBackend(topo).duration(pairs(p, bytes))) < 1e-6);
+  sim::FlowBackend flow(topo);
+  CHECK(rel(capped, flow.run({job(pairs(p, bytes))})[0].end) < 1e-6);
+  // Eight connections (one per GPU) share the NIC: together they fill it, as one cannot.
+  std::vector<std::pair<VertexId, VertexId>> eight;
+  for (int g = 0; g < 8; ++g) eight.emplace_back(topo.gpu(0, g), topo.gpu(1, g));
+  const Time full = min_latency(topo, eight) + transfer_time(Bytes{8 * bytes.n}, nic_rate(p3));
+  CHECK(rel(full, flow.run({job(pairs(eight, bytes))})[0].end) < 1e-5);  // SimGrid's solver precision
 }
 
 TEST_CASE("simulations in child processes: results and errors come back to the parent")

@@ -93,6 +93,16 @@ TEST_CASE("overrides change only the named catalog fields")
   CHECK(s.cluster.instance.nic.gpudirect);  // untouched
 }
 
+TEST_CASE("overrides set a link class's efficiency; out of (0, 1] is an error")
+{
+  sim::ScenarioSpec s = app::parse_scenario(
+      "s.yaml", replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {nic: 0.5}}\n"), catalog());
+  CHECK(s.cluster.instance.efficiency.nic == Approx(0.5));
+  CHECK(s.cluster.instance.efficiency.nvlink == Approx(0.80));  // the catalog's, untouched
+  CHECK_THAT(error_of(replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {nic: 1.5}}\n")),
+             Catch::Contains("cluster.overrides.efficiency.nic"));
+}
+
 TEST_CASE("several errors are all reported")
 {
   try {
