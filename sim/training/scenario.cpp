@@ -9,6 +9,7 @@
 #include "sim/network/flow_backend.hpp"
 #include "sim/training/iteration.hpp"
 #include "sim/training/sweep.hpp"
+#include "sim/training/whatif.hpp"  // issue 12
 #include "topology/rings.hpp"
 
 namespace ddpsim::sim {
@@ -192,6 +193,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   for (ConfigResult& r : report.results) {
     r.speedup = base.total_time_s / r.total_time_s;
     r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
+    apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time
   }
   return report;
 }

@@ -12,6 +12,7 @@
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
 #include "sim/training/model.hpp"
+#include "sim/training/resilience.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -69,6 +70,7 @@ struct ScenarioSpec {
   DataSpec data;
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+  std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
 };
 
 struct ConfigResult {
@@ -101,6 +103,8 @@ struct ConfigResult {
   // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
   std::string simulated;
+  std::optional<ResilienceResult> resilience;  // what-if results (sim/training/whatif.hpp)
+  std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
 };
 
 struct ScenarioReport {
