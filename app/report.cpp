@@ -115,7 +115,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
   for (const auto& r : rep.results) {
     std::vector<std::string> cells{r.instance,
-                                   r.framework,
+                                   r.compiler.empty() ? r.framework : r.framework + "+compiler",
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
                                    human_time(r.step_time_s),
@@ -163,6 +163,12 @@ std::string scenario_table(const sim::ScenarioReport& rep)
       out += std::to_string(r.nodes) + " nodes: the flow engine simulated " +
              (r.simulated == "symmetric" ? "one symmetry period standing for all ranks" : "every rank (one period only, or ranks that differ)") +
              ".\n";
+  for (const auto& r : rep.results)  // issue 12: compiled rows
+    if (!r.compiler.empty()) {
+      out += "+compiler: " + r.compiler + " on " + std::to_string(r.nodes) + " node(s): compute time x" +
+             fmt("%.2f", r.compiler_compute_scale) + ", memory per sample x" + fmt("%.2f", r.compiler_memory_scale) +
+             " (docs/whatif.md)\n";
+    }
   for (const auto& r : rep.results)  // issue 12: degraded links
     if (!r.degraded.empty()) {
       out += std::to_string(r.nodes) + " nodes " + r.framework + ": degraded:";
@@ -217,6 +223,9 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     if (!r.simulated.empty()) o["simulated"] = r.simulated;
     if (r.resilience) o["resilience"] = resilience_json(*r.resilience);  // issue 12
     if (!r.degraded.empty()) o["degraded"] = r.degraded;                   // issue 12
+    if (!r.compiler.empty())                                                // issue 12
+      o["compiler"] = {{"name", r.compiler}, {"compute_scale", r.compiler_compute_scale},
+                       {"memory_scale", r.compiler_memory_scale}};
     j["results"].push_back(std::move(o));
   }
   return j.dump(2) + "\n";
@@ -234,6 +243,9 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   bool deg = false;
   for (const auto& r : rep.results) deg = deg || !r.degraded.empty();
   if (deg) out += ",degraded";
+  bool comp = false;
+  for (const auto& r : rep.results) comp = comp || !r.compiler.empty();
+  if (comp) out += ",compiler";
   if (res) out += ",job_mtbf_s,checkpoint_write_s,restart_s,checkpoint_interval_s,expected_total_time_s,expected_failures,"
                   "expected_cost_usd,mc_p10_s,mc_p50_s,mc_p90_s";
   out += "\n";
@@ -250,6 +262,7 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
       for (const std::string& x : r.degraded) d += (d.empty() ? "" : "; ") + x;
       out += ",\"" + d + "\"";
     }
+    if (comp) out += "," + r.compiler;
     if (const auto& x = r.resilience) {
       const bool mc = x->trials > 0;
       out += "," + g(x->job_mtbf_s) + "," + g(x->checkpoint_write_s) + "," + g(x->restart_s) + "," + g(x->interval_s) +

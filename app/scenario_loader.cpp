@@ -5,6 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
 #include "app/profile_io.hpp"
+#include "app/compiler_loader.hpp"    // issue 12
 #include "app/degraded_loader.hpp"    // issue 12
 #include "app/resilience_loader.hpp"  // issue 12
 #include "sim/training/model_zoo.hpp"
@@ -271,7 +272,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed", "resilience"});
+                          "observed", "resilience", "compiler"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -288,6 +289,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
   // What-if (issue 12): failures and checkpoints.
   section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
+  section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
   r.finish();
   if (!s.communication.profile.empty()) {
     const sim::Profile prof = load_profile(s.communication.profile);

@@ -9,6 +9,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/network/backends.hpp"
+#include "sim/training/compiler.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
 #include "sim/training/model.hpp"
@@ -71,6 +72,7 @@ struct ScenarioSpec {
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
   std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
+  std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
 };
 
 struct ConfigResult {
@@ -105,6 +107,8 @@ struct ConfigResult {
   std::string simulated;
   std::optional<ResilienceResult> resilience;  // what-if results (sim/training/whatif.hpp)
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
+  std::string compiler;                        // what-if: the compiler of a compiled row, else empty
+  double compiler_compute_scale = 1, compiler_memory_scale = 1;
 };
 
 struct ScenarioReport {
