@@ -89,6 +89,31 @@ std::string resilience_table(const sim::ScenarioReport& rep)
   return out;
 }
 
+// Stragglers and jitter (issue 12): one line per configuration under the main table.
+std::string stragglers_table(const sim::ScenarioReport& rep)
+{
+  std::string out;
+  for (const auto& r : rep.results) {
+    if (!r.stragglers) continue;
+    const sim::StragglerResult& x = *r.stragglers;
+    if (out.empty())
+      out = "\nstragglers (" + std::to_string(x.steps) + " steps simulated, every rank):\n" + pad("instance", 16, false) +
+            "  " + pad("framework", 16, false) + "  " + pad("nodes", 5) + "  " + pad("nominal", 10) + "  " +
+            pad("step p50", 10) + "  " + pad("step p99", 10) + "  " + pad("mean", 10) + "  " + pad("slowdown", 8) + "  " +
+            pad("sync wait", 10) + "  " + pad("max wait", 10) + "  " + pad("total", 10) + "\n";
+    out += pad(r.instance, 16, false) + "  " + pad(r.framework, 16, false) + "  " + pad(std::to_string(r.nodes), 5) +
+           "  " + pad(human_time(x.nominal_step_s), 10) + "  " + pad(human_time(x.step_p50_s), 10) + "  " +
+           pad(human_time(x.step_p99_s), 10) + "  " + pad(human_time(x.step_mean_s), 10) + "  " +
+           pad(fmt("%.3fx", x.slowdown), 8) + "  " + pad(human_time(x.sync_wait_mean_s), 10) + "  " +
+           pad(human_time(x.sync_wait_max_s), 10) + "  " +
+           pad(human_time(r.startup_s + x.step_mean_s * static_cast<double>(r.steps)), 10) + "\n";
+  }
+  if (!out.empty())
+    out += "step p50/p99/mean over the simulated steps (time between the last rank's step ends); sync wait = how\n"
+           "long a rank's last bucket waits for the slowest rank's gradients (mean, max); total = start-up + steps x mean.\n";
+  return out;
+}
+
 }  // namespace
 
 std::string scenario_table(const sim::ScenarioReport& rep)
@@ -176,6 +201,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
       out += "\n";
     }
   out += resilience_table(rep);
+  out += stragglers_table(rep);
   return out;
 }
 
@@ -223,6 +249,13 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     if (!r.simulated.empty()) o["simulated"] = r.simulated;
     if (r.resilience) o["resilience"] = resilience_json(*r.resilience);  // issue 12
     if (!r.degraded.empty()) o["degraded"] = r.degraded;                   // issue 12
+    if (const auto& x = r.stragglers) {                                     // issue 12
+      o["stragglers"] = {{"steps_simulated", x->steps},           {"nominal_step_s", x->nominal_step_s},
+                         {"step_mean_s", x->step_mean_s},         {"step_p50_s", x->step_p50_s},
+                         {"step_p99_s", x->step_p99_s},           {"slowdown", x->slowdown},
+                         {"sync_wait_mean_s", x->sync_wait_mean_s}, {"sync_wait_max_s", x->sync_wait_max_s},
+                         {"total_time_s", r.startup_s + x->step_mean_s * static_cast<double>(r.steps)}};
+    }
     if (!r.compiler.empty())                                                // issue 12
       o["compiler"] = {{"name", r.compiler}, {"compute_scale", r.compiler_compute_scale},
                        {"memory_scale", r.compiler_memory_scale}};
@@ -246,6 +279,9 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   bool comp = false;
   for (const auto& r : rep.results) comp = comp || !r.compiler.empty();
   if (comp) out += ",compiler";
+  bool strag = false;
+  for (const auto& r : rep.results) strag = strag || r.stragglers.has_value();
+  if (strag) out += ",straggler_step_p50_s,straggler_step_p99_s,straggler_step_mean_s,sync_wait_mean_s";
   if (res) out += ",job_mtbf_s,checkpoint_write_s,restart_s,checkpoint_interval_s,expected_total_time_s,expected_failures,"
                   "expected_cost_usd,mc_p10_s,mc_p50_s,mc_p90_s";
   out += "\n";
@@ -263,6 +299,11 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
       out += ",\"" + d + "\"";
     }
     if (comp) out += "," + r.compiler;
+    if (strag) {
+      const auto& x = r.stragglers;
+      out += x ? "," + g(x->step_p50_s) + "," + g(x->step_p99_s) + "," + g(x->step_mean_s) + "," + g(x->sync_wait_mean_s)
+               : ",,,,";
+    }
     if (const auto& x = r.resilience) {
       const bool mc = x->trials > 0;
       out += "," + g(x->job_mtbf_s) + "," + g(x->checkpoint_write_s) + "," + g(x->restart_s) + "," + g(x->interval_s) +

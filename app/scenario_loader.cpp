@@ -8,6 +8,7 @@
 #include "app/compiler_loader.hpp"    // issue 12
 #include "app/degraded_loader.hpp"    // issue 12
 #include "app/resilience_loader.hpp"  // issue 12
+#include "app/stragglers_loader.hpp"  // issue 12
 #include "sim/training/model_zoo.hpp"
 
 namespace ddpsim::app {
@@ -272,7 +273,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed", "resilience", "compiler"});
+                          "observed", "resilience", "compiler", "stragglers"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -290,6 +291,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   // What-if (issue 12): failures and checkpoints.
   section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
   section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
+  section("stragglers", false, [&](const YAML::Node& n) { read_stragglers(r, n, s.stragglers.emplace()); });
   r.finish();
   if (!s.communication.profile.empty()) {
     const sim::Profile prof = load_profile(s.communication.profile);

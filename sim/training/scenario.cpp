@@ -159,6 +159,8 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
     r.warnings.push_back("SMDDP does not list " + inst.name +
                          " as supported (ml.p3.16xlarge, ml.p3dn.24xlarge, ml.p4d.24xlarge, ml.p4de.24xlarge)");
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  // Issue 12: stragglers and jitter on top of the nominal iteration (sim/training/stragglers.hpp).
+  if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);
   return r;
 }
 

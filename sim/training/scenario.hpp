@@ -14,6 +14,7 @@
 #include "sim/training/frameworks.hpp"
 #include "sim/training/model.hpp"
 #include "sim/training/resilience.hpp"
+#include "sim/training/stragglers.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -73,6 +74,7 @@ struct ScenarioSpec {
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
   std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
   std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
+  std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
 };
 
 struct ConfigResult {
@@ -109,6 +111,7 @@ struct ConfigResult {
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
   double compiler_compute_scale = 1, compiler_memory_scale = 1;
+  std::optional<StragglerResult> stragglers;   // what-if: K steps with every rank's own speed
 };
 
 struct ScenarioReport {

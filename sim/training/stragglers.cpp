@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "sim/training/iteration.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -127,6 +128,20 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
   out.slowdown = out.step_mean_s / nominal_end;
   out.sync_wait_mean_s = nb > 0 ? wait_sum / (static_cast<double>(nr) * spec.steps) : 0;
   return out;
+}
+
+NominalStep nominal_step(const IterationResult& it, Time loader)
+{
+  NominalStep n;
+  n.compute = it.forward + it.backward;
+  for (const BucketTiming& b : it.buckets) {
+    n.bucket_ready.push_back(b.ready);
+    n.bucket_duration.push_back(b.end - b.start);
+  }
+  n.optimizer = it.optimizer;
+  n.overhead = it.overhead;
+  n.loader = loader;
+  return n;
 }
 
 }  // namespace ddpsim::sim

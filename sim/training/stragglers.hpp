@@ -54,4 +54,10 @@ struct StragglerResult {
 
 StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int gpus_per_node, const StragglerSpec& spec);
 
+// Where it plugs in: the nominal step of a simulated iteration (sim/training/iteration.hpp): the
+// buckets' ready times and durations, forward + backward, optimizer, overhead; `loader` is the
+// setup's input-pipeline time per step.
+struct IterationResult;
+NominalStep nominal_step(const IterationResult& it, Time loader);
+
 }  // namespace ddpsim::sim

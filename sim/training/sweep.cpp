@@ -83,6 +83,16 @@ std::string encode(const ConfigResult& r, const Timeline* timeline)
   w.put(r.observed_minutes.has_value());
   w.put(r.observed_minutes.value_or(0.0));
   w.put(r.simulated);
+  w.put(r.stragglers.has_value());  // issue 12
+  if (const auto& x = r.stragglers) {
+    w.put(x->ranks);
+    w.put(x->steps);
+    w.put(static_cast<std::uint64_t>(x->step_s.size()));
+    for (double d : x->step_s) w.put(d);
+    for (double d : {x->nominal_step_s, x->step_mean_s, x->step_p50_s, x->step_p99_s, x->slowdown, x->sync_wait_mean_s,
+                     x->sync_wait_max_s})
+      w.put(d);
+  }
   const std::size_t spans = timeline ? timeline->spans.size() : 0;
   w.put(static_cast<std::uint64_t>(spans));
   for (std::size_t i = 0; i < spans; ++i) {
@@ -126,6 +136,16 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
   const double minutes = rd.get<double>();
   if (observed) r.observed_minutes = minutes;
   r.simulated = rd.str();
+  if (rd.get<bool>()) {  // issue 12
+    StragglerResult& x = r.stragglers.emplace();
+    x.ranks = rd.get<int>();
+    x.steps = rd.get<int>();
+    x.step_s.resize(rd.get<std::uint64_t>());
+    for (double& d : x.step_s) d = rd.get<double>();
+    for (double* d : {&x.nominal_step_s, &x.step_mean_s, &x.step_p50_s, &x.step_p99_s, &x.slowdown, &x.sync_wait_mean_s,
+                      &x.sync_wait_max_s})
+      *d = rd.get<double>();
+  }
   const auto spans = rd.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < spans; ++i) {
     Span s;

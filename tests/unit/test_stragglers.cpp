@@ -2,7 +2,10 @@
 // hand, a slow loader's steady state, determinism per seed.
 #include <catch2/catch.hpp>
 
+#include "app/scenario_loader.hpp"
+#include "sim/training/scenario.hpp"
 #include "sim/training/stragglers.hpp"
+#include "support.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;
@@ -83,4 +86,23 @@ TEST_CASE("jitter: seeded, deterministic, p99 >= p50, slower than nominal on ave
   // Mean-one factors, but the step waits for the slowest of 256 ranks: the mean step is longer.
   CHECK(a.step_mean_s > a.nominal_step_s * 1.05);
   CHECK(a.sync_wait_mean_s > 0);
+}
+
+TEST_CASE("stragglers in a scenario: the nominal step is the simulated iteration's step", "[stragglers]")
+{
+  const std::string text = R"(name: t
+cluster: {instance: p4d.24xlarge, nodes: [2, 4]}
+model: {preset: resnet50}
+training: {framework: pytorch-ddp, batch_per_gpu: 64, samples: 100000}
+data: {workers: 4, per_sample_cpu_s: 1e-3}
+stragglers: {steps_simulated: 4, ranks: {9: 2.0}}
+)";
+  const auto rep = sim::run_scenario(app::parse_scenario("s.yaml", text, test::catalog()));
+  for (const auto& r : rep.results) {
+    REQUIRE(r.stragglers);
+    CHECK(r.stragglers->ranks == r.gpus);
+    CHECK(r.stragglers->nominal_step_s == Approx(r.step_time_s).epsilon(1e-9));
+    // Rank 9 computes twice as long: every step is at least its forward + backward.
+    CHECK(r.stragglers->step_mean_s >= 2 * r.compute_s);
+  }
 }
