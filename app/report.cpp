@@ -61,6 +61,92 @@ nlohmann::ordered_json memory_json(const sim::MemoryBreakdown& m)
   return o;
 }
 
+nlohmann::ordered_json resilience_json(const sim::ResilienceResult& x)
+{
+  nlohmann::ordered_json o;
+  o["node_mtbf_s"] = x.node_mtbf_s;
+  o["mtbf_source"] = x.mtbf_source;
+  o["job_mtbf_s"] = x.job_mtbf_s;
+  o["storage"] = x.storage;
+  o["checkpoint_bytes"] = x.checkpoint_bytes;
+  o["checkpoint_write_s"] = x.checkpoint_write_s;
+  o["checkpoint_read_s"] = x.checkpoint_read_s;
+  o["restart_s"] = x.restart_s;
+  o["young_interval_s"] = x.young_interval_s;
+  o["daly_interval_s"] = x.daly_interval_s;
+  o["interval_s"] = x.interval_s;
+  o["work_s"] = x.work_s;
+  o["expected_time_s"] = x.expected_time_s;
+  o["expected_total_time_s"] = x.expected_total_time_s;
+  o["expected_failures"] = x.expected_failures;
+  o["checkpoint_overhead_s"] = x.checkpoint_overhead_s;
+  o["lost_s"] = x.lost_s;
+  o["efficiency"] = x.efficiency;
+  o["expected_cost_usd"] = x.expected_cost_usd;
+  if (x.trials > 0) {
+    o["monte_carlo"] = {{"trials", x.trials}, {"mean_s", x.mc_mean_s}, {"p10_s", x.mc_p10_s}, {"p50_s", x.mc_p50_s},
+                        {"p90_s", x.mc_p90_s}};
+  }
+  return o;
+}
+
+// Failures and checkpoints (issue 12): one line per configuration under the main table.
+std::string resilience_table(const sim::ScenarioReport& rep)
+{
+  std::string out;
+  for (const auto& r : rep.results) {
+    if (!r.resilience) continue;
+    const sim::ResilienceResult& x = *r.resilience;
+    if (out.empty())
+      out = "\nfailures and checkpoints (" + x.mtbf_source + "; node MTBF " + human_time(x.node_mtbf_s) + "):\n" +
+            pad("instance", 16, false) + "  " + pad("framework", 16, false) + "  " + pad("nodes", 5) + "  " +
+            pad("job MTBF", 10) + "  " + pad("ckpt", 10) + "  " + pad("write", 10) + "  " + pad("restart", 10) + "  " +
+            pad("interval", 10) + "  " + pad("Young", 10) + "  " + pad("failures", 8) + "  " + pad("expected", 10) +
+            "  " + pad("ETTR", 6) + "  " + pad("exp.cost", 10) + "  " + pad("p10", 10) + "  " + pad("p50", 10) + "  " +
+            pad("p90", 10) + "\n";
+    const bool mc = x.trials > 0;
+    out += pad(r.instance, 16, false) + "  " + pad(r.framework, 16, false) + "  " + pad(std::to_string(r.nodes), 5) +
+           "  " + pad(human_time(x.job_mtbf_s), 10) + "  " + pad(fmt("%.1f GB", static_cast<double>(x.checkpoint_bytes) / 1e9), 10) +
+           "  " + pad(human_time(x.checkpoint_write_s), 10) + "  " + pad(human_time(x.restart_s), 10) + "  " +
+           pad(human_time(x.interval_s), 10) + "  " + pad(human_time(x.young_interval_s), 10) + "  " +
+           pad(fmt("%.2f", x.expected_failures), 8) + "  " + pad(human_time(x.expected_time_s + r.startup_s), 10) + "  " +
+           pad(fmt("%.1f%%", x.efficiency * 100), 6) + "  " + pad(fmt("$%.2f", x.expected_cost_usd), 10) + "  " +
+           pad(mc ? human_time(x.mc_p10_s + r.startup_s) : "-", 10) + "  " + pad(mc ? human_time(x.mc_p50_s + r.startup_s) : "-", 10) +
+           "  " + pad(mc ? human_time(x.mc_p90_s + r.startup_s) : "-", 10) + "\n";
+  }
+  if (!out.empty())
+    out += "storage = where checkpoints go (" + rep.results.front().resilience->storage +
+           "); interval = checkpoint every (Daly's optimum unless given), Young = sqrt(2 write x job MTBF);\n"
+           "restart = re-queue + restart + checkpoint read; expected = start-up + Daly's expected wall time;\n"
+           "ETTR = failure-free time / expected; p10/p50/p90 = seeded Monte Carlo of the same failure process.\n";
+  return out;
+}
+
+// Stragglers and jitter (issue 12): one line per configuration under the main table.
+std::string stragglers_table(const sim::ScenarioReport& rep)
+{
+  std::string out;
+  for (const auto& r : rep.results) {
+    if (!r.stragglers) continue;
+    const sim::StragglerResult& x = *r.stragglers;
+    if (out.empty())
+      out = "\nstragglers (" + std::to_string(x.steps) + " steps simulated, every rank):\n" + pad("instance", 16, false) +
+            "  " + pad("framework", 16, false) + "  " + pad("nodes", 5) + "  " + pad("nominal", 10) + "  " +
+            pad("step p50", 10) + "  " + pad("step p99", 10) + "  " + pad("mean", 10) + "  " + pad("slowdown", 8) + "  " +
+            pad("sync wait", 10) + "  " + pad("max wait", 10) + "  " + pad("total", 10) + "\n";
+    out += pad(r.instance, 16, false) + "  " + pad(r.framework, 16, false) + "  " + pad(std::to_string(r.nodes), 5) +
+           "  " + pad(human_time(x.nominal_step_s), 10) + "  " + pad(human_time(x.step_p50_s), 10) + "  " +
+           pad(human_time(x.step_p99_s), 10) + "  " + pad(human_time(x.step_mean_s), 10) + "  " +
+           pad(fmt("%.3fx", x.slowdown), 8) + "  " + pad(human_time(x.sync_wait_mean_s), 10) + "  " +
+           pad(human_time(x.sync_wait_max_s), 10) + "  " +
+           pad(human_time(r.startup_s + x.step_mean_s * static_cast<double>(r.steps)), 10) + "\n";
+  }
+  if (!out.empty())
+    out += "step p50/p99/mean over the simulated steps (time between the last rank's step ends); sync wait = how\n"
+           "long a rank's last bucket waits for the slowest rank's gradients (mean, max); total = start-up + steps x mean.\n";
+  return out;
+}
+
 }  // namespace
 
 std::string fit_note(const sim::ConfigResult& r)
@@ -92,7 +178,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
   for (const auto& r : rep.results) {
     std::vector<std::string> cells{r.instance,
-                                   r.framework,
+                                   r.compiler.empty() ? r.framework : r.framework + "+compiler",
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
                                    human_time(r.step_time_s),
@@ -144,6 +230,20 @@ std::string scenario_table(const sim::ScenarioReport& rep)
       out += std::to_string(r.nodes) + " nodes: the flow engine simulated " +
              (r.simulated == "symmetric" ? "one symmetry period standing for all ranks" : "every rank (one period only, or ranks that differ)") +
              ".\n";
+  for (const auto& r : rep.results)  // issue 12: compiled rows
+    if (!r.compiler.empty()) {
+      out += "+compiler: " + r.compiler + " on " + std::to_string(r.nodes) + " node(s): compute time x" +
+             fmt("%.2f", r.compiler_compute_scale) + ", memory per sample x" + fmt("%.2f", r.compiler_memory_scale) +
+             " (docs/whatif.md)\n";
+    }
+  for (const auto& r : rep.results)  // issue 12: degraded links
+    if (!r.degraded.empty()) {
+      out += std::to_string(r.nodes) + " nodes " + r.framework + ": degraded:";
+      for (std::size_t i = 0; i < r.degraded.size(); ++i) out += (i ? "; " : " ") + r.degraded[i];
+      out += "\n";
+    }
+  out += resilience_table(rep);
+  out += stragglers_table(rep);
   return out;
 }
 
@@ -204,6 +304,18 @@ std::string scenario_json(const sim::ScenarioReport& rep)
       o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
     }
     if (!r.simulated.empty()) o["simulated"] = r.simulated;
+    if (r.resilience) o["resilience"] = resilience_json(*r.resilience);  // issue 12
+    if (!r.degraded.empty()) o["degraded"] = r.degraded;                   // issue 12
+    if (const auto& x = r.stragglers) {                                     // issue 12
+      o["stragglers"] = {{"steps_simulated", x->steps},           {"nominal_step_s", x->nominal_step_s},
+                         {"step_mean_s", x->step_mean_s},         {"step_p50_s", x->step_p50_s},
+                         {"step_p99_s", x->step_p99_s},           {"slowdown", x->slowdown},
+                         {"sync_wait_mean_s", x->sync_wait_mean_s}, {"sync_wait_max_s", x->sync_wait_max_s},
+                         {"total_time_s", r.startup_s + x->step_mean_s * static_cast<double>(r.steps)}};
+    }
+    if (!r.compiler.empty())                                                // issue 12
+      o["compiler"] = {{"name", r.compiler}, {"compute_scale", r.compiler_compute_scale},
+                       {"memory_scale", r.compiler_memory_scale}};
     j["results"].push_back(std::move(o));
   }
   return j.dump(2) + "\n";
@@ -214,7 +326,22 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   std::string out =
       "instance,nodes,gpus,framework,backend,algorithm,step_time_s,samples_per_s,steps,total_time_s,speedup,"
       "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
-      "observed_total_time_s,fits,memory_gib,warnings\n";
+      "observed_total_time_s,fits,memory_gib,warnings";
+  // Failures and checkpoints (issue 12): extra columns only when the scenario asks for them.
+  bool res = false;
+  for (const auto& r : rep.results) res = res || r.resilience.has_value();
+  bool deg = false;
+  for (const auto& r : rep.results) deg = deg || !r.degraded.empty();
+  if (deg) out += ",degraded";
+  bool comp = false;
+  for (const auto& r : rep.results) comp = comp || !r.compiler.empty();
+  if (comp) out += ",compiler";
+  bool strag = false;
+  for (const auto& r : rep.results) strag = strag || r.stragglers.has_value();
+  if (strag) out += ",straggler_step_p50_s,straggler_step_p99_s,straggler_step_mean_s,sync_wait_mean_s";
+  if (res) out += ",job_mtbf_s,checkpoint_write_s,restart_s,checkpoint_interval_s,expected_total_time_s,expected_failures,"
+                  "expected_cost_usd,mc_p10_s,mc_p50_s,mc_p90_s";
+  out += "\n";
   for (const auto& r : rep.results) {
     auto g = [](double v) { return fmt("%.9g", v); };
     out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
@@ -224,7 +351,28 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
            g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," +
            (r.fits ? g(r.cost_usd) : "") + "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "," +
            (r.fits ? "true" : "false") + "," + g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) +
-           "," + csv_quote(join_warnings(r)) + "\n";
+           "," + csv_quote(join_warnings(r));
+    if (deg) {
+      std::string d;
+      for (const std::string& x : r.degraded) d += (d.empty() ? "" : "; ") + x;
+      out += ",\"" + d + "\"";
+    }
+    if (comp) out += "," + r.compiler;
+    if (strag) {
+      const auto& x = r.stragglers;
+      out += x ? "," + g(x->step_p50_s) + "," + g(x->step_p99_s) + "," + g(x->step_mean_s) + "," + g(x->sync_wait_mean_s)
+               : ",,,,";
+    }
+    if (const auto& x = r.resilience) {
+      const bool mc = x->trials > 0;
+      out += "," + g(x->job_mtbf_s) + "," + g(x->checkpoint_write_s) + "," + g(x->restart_s) + "," + g(x->interval_s) +
+             "," + g(x->expected_time_s + r.startup_s) + "," + g(x->expected_failures) + "," + g(x->expected_cost_usd) +
+             "," + (mc ? g(x->mc_p10_s + r.startup_s) : "") + "," + (mc ? g(x->mc_p50_s + r.startup_s) : "") + "," +
+             (mc ? g(x->mc_p90_s + r.startup_s) : "");
+    } else if (res) {
+      out += ",,,,,,,,,,";
+    }
+    out += "\n";
   }
   return out;
 }

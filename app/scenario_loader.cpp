@@ -5,6 +5,10 @@
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
 #include "app/profile_io.hpp"
+#include "app/compiler_loader.hpp"    // issue 12
+#include "app/degraded_loader.hpp"    // issue 12
+#include "app/resilience_loader.hpp"  // issue 12
+#include "app/stragglers_loader.hpp"  // issue 12
 #include "sim/training/model_zoo.hpp"
 
 namespace ddpsim::app {
@@ -16,14 +20,16 @@ void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
 {
   const std::string path = "cluster.fabric";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction"});
+  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction",
+                         "spine_uplinks"});
   if (auto k = r.choice(n, path, "kind", true, {"single_switch", "leaf_spine", "rail"}))
     f.kind = *k == "leaf_spine" ? FabricKind::leaf_spine : *k == "rail" ? FabricKind::rail : FabricKind::single_switch;
   const bool leaf = f.kind == FabricKind::leaf_spine;
   if (auto v = r.integer(n, path, "nodes_per_leaf", leaf, 1, kMaxNodes)) f.nodes_per_leaf = static_cast<int>(*v);
   if (auto v = r.number(n, path, "oversubscription", false, 1.0, 1024.0)) f.oversubscription = *v;
+  if (auto v = r.integer(n, path, "spine_uplinks", false, 1, 1024)) f.spine_uplinks = static_cast<int>(*v);  // issue 12
   if (!leaf)
-    for (const char* key : {"nodes_per_leaf", "oversubscription"})
+    for (const char* key : {"nodes_per_leaf", "oversubscription", "spine_uplinks"})
       if (n[key].IsDefined()) r.error(n[key], path + "." + key, "only applies to kind: leaf_spine");
   if (auto t = r.time(n, path, "switch_latency", false)) f.switch_latency = *t;
   if (auto b = r.boolean(n, path, "in_network_reduction", false)) f.in_network_reduction = *b;  // SHARP switches
@@ -33,7 +39,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric"});
+  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded"});
   if (auto name = r.string(n, path, "instance", true)) {
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
@@ -82,6 +88,8 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
   if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
   if (YAML::Node f = n["fabric"]; f.IsDefined()) read_fabric(r, f, c.fabric);
+  // What-if (issue 12): links below their rate or down.
+  if (YAML::Node d = n["degraded"]; d.IsDefined() && !c.instance.name.empty()) read_degraded(r, d, c.instance, c.fabric);
 }
 
 void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
@@ -254,7 +262,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed"});
+                          "observed", "resilience", "compiler", "stragglers"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -269,6 +277,10 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
+  // What-if (issue 12): failures and checkpoints.
+  section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
+  section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
+  section("stragglers", false, [&](const YAML::Node& n) { read_stragglers(r, n, s.stragglers.emplace()); });
   r.finish();
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
   if (!s.communication.profile_path.empty()) {

@@ -70,6 +70,8 @@ int Topology::period_nodes() const { return fabric_.kind == FabricKind::leaf_spi
 int Topology::symmetry_periods() const
 {
   const int pn = period_nodes();
+  // A degraded link makes its period unlike the others: no folding (every rank simulated).
+  if (degradations_applied_ > 0) return 1;
   return nodes_ % pn == 0 ? nodes_ / pn : 1;
 }
 

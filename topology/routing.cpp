@@ -10,15 +10,27 @@
 namespace ddpsim {
 namespace {
 
-// Keeps node 0's devices, minus GPUs other than the two endpoints (GPUs never forward).
-struct Node0Filter {
+// Keeps one node's devices, minus GPUs other than the two endpoints (GPUs never forward).
+struct NodeFilter {
   const Topology* topo = nullptr;
+  int node = 0;
   VertexId src = 0, dst = 0;
   bool operator()(std::size_t v) const
   {
     const Device& d = topo->device(static_cast<VertexId>(v));
-    if (d.node != 0) return false;
+    if (d.node != node) return false;
     return d.kind != DeviceKind::gpu || v == src || v == dst;
+  }
+};
+
+// Drops links that are down (what-if: an NVLink with every lane lost).
+struct LinkUp {
+  const Topology* topo = nullptr;
+  boost::property_map<Topology::Graph, boost::edge_index_t>::const_type index;
+  template <class Edge>
+  bool operator()(const Edge& e) const
+  {
+    return !topo->link(index[e]).down;
   }
 };
 
@@ -26,7 +38,10 @@ constexpr double kReferenceBytes = 1024.0 * 1024.0;
 
 }  // namespace
 
-Router::Router(const Topology& topo) : topo_(topo) {}
+Router::Router(const Topology& topo) : topo_(topo)
+{
+  while (reference_node_ + 1 < topo_.nodes() && !topo_.node_regular(reference_node_)) ++reference_node_;
+}
 
 double connection_cap(const Topology& topo, VertexId src, VertexId dst)
 {
@@ -39,15 +54,19 @@ std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
 {
   const int node = topo_.device(src).node;
   DDPSIM_CHECK(node >= 0 && node == topo_.device(dst).node, "local_path between different nodes");
-  const VertexId shift_v = static_cast<VertexId>(static_cast<std::size_t>(node) * topo_.vertices_per_node());
-  const EdgeId shift_e = static_cast<EdgeId>(static_cast<std::size_t>(node) * topo_.links_per_node());
+  // A node with a degraded internal link (what-if) gets its own routes; the others share node 0's.
+  const bool regular = topo_.node_regular(node);
+  const int at = regular ? reference_node_ : node;
+  const VertexId shift_v = static_cast<VertexId>(static_cast<std::size_t>(node - at) * topo_.vertices_per_node());
+  const EdgeId shift_e = static_cast<EdgeId>(static_cast<std::size_t>(node - at) * topo_.links_per_node());
   const VertexId s0 = src - shift_v, d0 = dst - shift_v;
 
   auto cached = node0_paths_.find({s0, d0});
   if (cached == node0_paths_.end()) {
     const auto& g = topo_.graph();
-    Node0Filter filter{&topo_, s0, d0};
-    boost::filtered_graph<Topology::Graph, boost::keep_all, Node0Filter> view(g, boost::keep_all{}, filter);
+    NodeFilter filter{&topo_, at, s0, d0};
+    LinkUp up{&topo_, boost::get(boost::edge_index, g)};
+    boost::filtered_graph<Topology::Graph, LinkUp, NodeFilter> view(g, up, filter);
     const std::size_t n = boost::num_vertices(g);
     std::vector<double> dist(n, std::numeric_limits<double>::infinity());
     std::vector<std::size_t> pred(n);

@@ -1,7 +1,8 @@
 // Routes between devices. Inside a node a route is the lowest-cost path (cost = latency + the time
 // to move 1 MiB, so wide links win) that never forwards through another GPU: GPUs are endpoints,
 // as in NCCL's point-to-point paths. Between nodes, a GPU goes to its NIC, across the fabric, and
-// from the peer NIC to the destination GPU. Intra-node paths are computed once on node 0 and shifted.
+// from the peer NIC to the destination GPU. Intra-node paths are computed once on node 0 and shifted
+// (a node with a degraded internal link, a what-if, gets its own, avoiding links that are down).
 #pragma once
 
 #include <map>
@@ -35,7 +36,10 @@ class Router {
   Route finish(std::vector<EdgeId> links) const;
 
   const Topology& topo_;
-  mutable std::map<std::pair<VertexId, VertexId>, std::vector<EdgeId>> node0_paths_;  // in node 0 ids
+  // In the reference node's ids (the first node without degraded internal links), or in a
+  // degraded node's own ids for its routes.
+  mutable std::map<std::pair<VertexId, VertexId>, std::vector<EdgeId>> node0_paths_;
+  int reference_node_ = 0;
 };
 
 }  // namespace ddpsim

@@ -39,6 +39,7 @@ Topology::Topology(InstanceSpec spec, int nodes, int gpus_per_node, FabricSpec f
   DDPSIM_CHECK(spec_.pcie_switches >= 1 && spec_.cpu_sockets >= 1 && spec_.nic.count >= 1, "instance spec incomplete");
   for (int n = 0; n < nodes_; ++n) build_node(n);
   build_fabric();
+  if (!fabric_.degraded.empty()) apply_degradations();  // what-if (issue 12)
 }
 
 VertexId Topology::add_device(DeviceKind kind, int node, int index)

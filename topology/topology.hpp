@@ -35,6 +35,7 @@ struct Link {
   VertexId from = 0, to = 0;
   Bandwidth bandwidth;  // this direction
   Time latency;
+  bool down = false;    // what-if: failed (routes avoid it; its bandwidth is meaningless)
 };
 
 // How the nodes' NICs are connected.
@@ -46,6 +47,22 @@ struct Link {
 //     rail i; traffic between rails crosses a non-blocking spine (switch_latency per hop).
 enum class FabricKind { single_switch, leaf_spine, rail };
 std::string_view to_string(FabricKind k);
+
+// What-if (scenario `cluster.degraded`, docs/whatif.md): a link below its rate or down. Applied
+// when the topology is built (topology/degraded.cpp); entries naming a node or leaf the topology
+// does not have are skipped (a smaller configuration of the same scenario).
+enum class DegradedKind { nic, nvlink, spine_uplink };
+struct Degradation {
+  DegradedKind kind = DegradedKind::nic;
+  int node = -1;               // nic, nvlink
+  int nic = -1;                // nic: one NIC, or -1 for every NIC of the node
+  int gpu_a = -1, gpu_b = -1;  // nvlink: the pair (NVLink mesh); on NVSwitch, gpu_a's port (gpu_b -1)
+  int lanes_down = 0;          // nvlink: NVLink lanes (bricks) lost
+  int leaf = -1;               // spine_uplink
+  int uplinks_down = 0;        // spine_uplink: how many of the leaf's fabric.spine_uplinks are down
+  double rate = 1;             // nic, spine_uplink: remaining share of the rate, (0, 1]
+};
+
 struct FabricSpec {
   FabricKind kind = FabricKind::single_switch;
   Time switch_latency{0};  // added to each NIC uplink's own latency
@@ -53,6 +70,10 @@ struct FabricSpec {
   double oversubscription = 1;   // leaf_spine only: leaf downlink bandwidth / uplink bandwidth (>= 1)
   // The switches reduce (InfiniBand SHARP): enables the `sharp` all-reduce (CollNet).
   bool in_network_reduction = false;
+  // leaf_spine only: the leaf's aggregate uplink stands for this many equal parallel uplinks
+  // (one per spine switch), balanced perfectly by ECMP; only matters when some are down.
+  int spine_uplinks = 1;
+  std::vector<Degradation> degraded;  // what-if: faulty links (see Degradation)
 };
 
 class Topology {
@@ -92,6 +113,10 @@ class Topology {
   // (empty on a single switch or within a leaf/rail).
   std::vector<EdgeId> fabric_links(int src_node, int src_nic, int dst_node, int dst_nic) const;
   const FabricSpec& fabric() const { return fabric_; }
+  // False when a degradation touches the node's internal links (its routes differ from node 0's).
+  bool node_regular(int node) const { return irregular_.empty() || !irregular_.at(static_cast<std::size_t>(node)); }
+  // How many entries of fabric().degraded applied to this topology.
+  int degradations_applied() const { return degradations_applied_; }
 
   // Symmetry: the nodes split into periods of period_nodes() consecutive nodes (one node, or one
   // leaf) that are wired identically. symmetry_periods() is how many (1 when they are not all
@@ -123,6 +148,10 @@ class Topology {
   EdgeId first_uplink_ = 0;
   EdgeId first_fabric_link_ = 0;  // after the uplinks: two per leaf (leaf_spine) or per rail (rail)
   void build_fabric();
+  void apply_degradations();  // topology/degraded.cpp
+  void scale_link_pair(EdgeId up, double factor);  // both directions of a physical link
+  std::vector<bool> irregular_;
+  int degradations_applied_ = 0;
 };
 
 }  // namespace ddpsim

@@ -12,6 +12,7 @@
 #include "sim/training/memory.hpp"
 #include "sim/training/sharded.hpp"
 #include "sim/training/sweep.hpp"
+#include "sim/training/whatif.hpp"  // issue 12
 #include "topology/rings.hpp"
 
 namespace ddpsim::sim {
@@ -31,6 +32,7 @@ struct Config {
   int nodes = 1;
   int gpus_per_node = 0;
   Framework framework = Framework::pytorch_ddp;
+  bool compiled = false;  // issue 12: run on compiled_scenario(spec)
 };
 
 ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOptions& options, Timeline* timeline)
@@ -131,6 +133,8 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
                                         cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
                                         inst.gpu.memory});
   r.fits = r.memory.fits();
+  // Issue 12: stragglers and jitter on top of the nominal iteration (sim/training/stragglers.hpp).
+  if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);
   return r;
 }
 
@@ -150,6 +154,21 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
                                spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node
                                                                        : spec.cluster.gpus_per_node_each.at(i),
                                f});
+  // Issue 12: compiled rows (the primary framework) after all others, for the compiler's node counts.
+  std::optional<ScenarioSpec> compiled;
+  if (spec.compiler) {
+    compiled = compiled_scenario(spec);
+    for (int nodes : spec.compiler->nodes.empty() ? std::vector<int>{spec.cluster.nodes.front()} : spec.compiler->nodes) {
+      int gpn = spec.cluster.gpus_per_node;  // with a per-entry list: that of the first entry with this node count
+      for (std::size_t i = 0; i < spec.cluster.gpus_per_node_each.size(); ++i)
+        if (spec.cluster.nodes[i] == nodes) {
+          gpn = spec.cluster.gpus_per_node_each[i];
+          break;
+        }
+      configs.push_back(Config{nodes, gpn, spec.training.framework, true});
+    }
+  }
+  auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
   const std::size_t n = configs.size();
   if (options.jobs > 1 && n > 1) {
@@ -157,15 +176,22 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
     std::vector<Timeline*> timelines(n, nullptr);
     timelines.back() = options.timeline;
     report.results = fan_out(
-        n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec, configs[i], options, t); }, timelines);
+        n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec_of(configs[i]), configs[i], options, t); }, timelines);
   } else {
     for (std::size_t i = 0; i < n; ++i)
-      report.results.push_back(run_config(spec, configs[i], options, i + 1 == n ? options.timeline : nullptr));
+      report.results.push_back(run_config(spec_of(configs[i]), configs[i], options, i + 1 == n ? options.timeline : nullptr));
   }
+  for (std::size_t i = 0; i < n; ++i)
+    if (configs[i].compiled) {
+      report.results[i].compiler = spec.compiler->name;
+      report.results[i].compiler_compute_scale = spec.compiler->compute_scale;
+      report.results[i].compiler_memory_scale = spec.compiler->memory_scale;
+    }
   const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {
     r.speedup = base.total_time_s / r.total_time_s;
     r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
+    apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time
   }
   return report;
 }

@@ -11,10 +11,13 @@
 #include "algorithms/algorithm.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/profile.hpp"
+#include "sim/training/compiler.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
 #include "sim/training/memory.hpp"
 #include "sim/training/model.hpp"
+#include "sim/training/resilience.hpp"
+#include "sim/training/stragglers.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -72,6 +75,9 @@ struct ScenarioSpec {
   DataSpec data;
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+  std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
+  std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
+  std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
 };
 
 // One gradient reduction of a configuration's step, as the CollectiveModel priced it.
@@ -122,6 +128,11 @@ struct ConfigResult {
   // Sharded frameworks (sim/training/sharded.hpp): parameter all-gathers per step, included in
   // comm_s and, where not hidden, in exposed_comm_s and step_time_s.
   double gather_s = 0;
+  std::optional<ResilienceResult> resilience;  // what-if results (sim/training/whatif.hpp)
+  std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
+  std::string compiler;                        // what-if: the compiler of a compiled row, else empty
+  double compiler_compute_scale = 1, compiler_memory_scale = 1;
+  std::optional<StragglerResult> stragglers;   // what-if: K steps with every rank's own speed
 };
 
 // The one field list of a result, for the child-process codec (sim/training/sweep.cpp): a field
@@ -133,6 +144,13 @@ requires std::is_same_v<std::remove_const_t<T>, BucketResult> void fields(T& b, 
 }
 
 template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, StragglerResult> void fields(T& x, F& f)
+{
+  f(x.ranks), f(x.steps), f(x.nominal_step_s), f(x.step_s), f(x.step_mean_s), f(x.step_p50_s), f(x.step_p99_s);
+  f(x.slowdown), f(x.sync_wait_mean_s), f(x.sync_wait_max_s);
+}
+
+template <class T, class F>
 requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, F& f)
 {
   f(r.instance), f(r.nodes), f(r.gpus), f(r.framework), f(r.backend), f(r.algorithm);
@@ -141,6 +159,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.grad_accum_steps), f(r.startup_s), f(r.price_usd_per_hour), f(r.bound), f(r.bucket_bytes), f(r.buckets);
   f(r.cost_usd), f(r.observed_minutes), f(r.warnings), f(r.simulated);
   f(r.memory), f(r.fits), f(r.gather_s);  // [issue 11]
+  f(r.stragglers);  // issue 12 (computed in run_config); the other what-ifs are applied in the parent
 }
 
 struct ScenarioReport {
