@@ -19,13 +19,45 @@ std::string pad(std::string s, std::size_t width, bool right = true)
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+struct TimeUnit {
+  double per_second;
+  const char* format;
+  const char* name;
+};
+
+TimeUnit unit_for(double s)
+{
+  if (s >= 3600) return {1.0 / 3600, "%.2f", "h"};
+  if (s >= 60) return {1.0 / 60, "%.1f", "min"};
+  if (s >= 1) return {1, "%.2f", "s"};
+  if (s >= 1e-3) return {1e3, "%.2f", "ms"};
+  return {1e6, "%.1f", "us"};
+}
+
 std::string human_time(double s)
 {
-  if (s >= 3600) return fmt("%.2f h", s / 3600);
-  if (s >= 60) return fmt("%.1f min", s / 60);
-  if (s >= 1) return fmt("%.2f s", s);
-  if (s >= 1e-3) return fmt("%.2f ms", s * 1e3);
-  return fmt("%.1f us", s * 1e6);
+  const TimeUnit u = unit_for(s);
+  return fmt(u.format, s * u.per_second) + " " + u.name;
+}
+
+// A value with its [p10, p90] band in the same unit: "14.60 ms (13.90-15.40)".
+std::string with_band(const std::string& value, const char* format, double scale, const sim::ConfigResult::Band& b)
+{
+  if (!b.set) return value;
+  return value + " (" + fmt(format, b.p10 * scale) + "-" + fmt(format, b.p90 * scale) + ")";
+}
+
+std::string time_band(double s, const sim::ConfigResult::Band& b)
+{
+  const TimeUnit u = unit_for(s);
+  return with_band(human_time(s), u.format, u.per_second, b);
+}
+
+void put_band(nlohmann::ordered_json& o, const std::string& key, const sim::ConfigResult::Band& b)
+{
+  if (!b.set) return;
+  o[key + "_p10"] = b.p10;
+  o[key + "_p90"] = b.p90;
 }
 
 }  // namespace
@@ -35,19 +67,25 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   std::string out = "scenario " + rep.scenario + (rep.description.empty() ? "" : ": " + rep.description) + "\n";
   out += "model " + rep.model + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
          " M parameters), network " + rep.engine + "\n\n";
-  bool observed = false;
-  for (const auto& r : rep.results) observed = observed || r.observed_minutes.has_value();
+  bool observed = false, uncalibrated = false, bands = false;
+  for (const auto& r : rep.results) {
+    observed = observed || r.observed_minutes.has_value();
+    uncalibrated = uncalibrated || r.uncalibrated_total_s.has_value();
+    bands = bands || r.total_band.set;
+  }
+  const std::size_t wide = bands ? 12 : 0;  // room for " (low-high)"
 
   struct Col {
     const char* head;
     std::size_t width;
   };
   // Left-aligned text columns: instance, framework, bound.
-  std::vector<Col> cols{{"instance", 16}, {"framework", 16}, {"nodes", 5},   {"gpus", 5},     {"step", 10},
-                        {"samples/s", 11}, {"compute", 10},  {"comm", 10},   {"exposed", 10}, {"loader", 10},
-                        {"optim", 10},     {"bound", 13},    {"total", 10},  {"speedup", 8},  {"eff", 6},
-                        {"cost", 10}};
+  std::vector<Col> cols{{"instance", 16},         {"framework", 16},  {"nodes", 5},   {"gpus", 5},
+                        {"step", 10 + wide},      {"samples/s", 11 + wide}, {"compute", 10}, {"comm", 10},
+                        {"exposed", 10},          {"loader", 10},     {"optim", 10},  {"bound", 13},
+                        {"total", 10 + wide},     {"speedup", 8 + wide}, {"eff", 6},  {"cost", 10 + wide}};
   auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 11; };
+  if (uncalibrated) cols.push_back({"uncalibrated", 12});
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
   out += "\n";
@@ -57,18 +95,20 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    r.framework,
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
-                                   human_time(r.step_time_s),
-                                   fmt("%.0f", r.samples_per_s),
+                                   time_band(r.step_time_s, r.step_band),
+                                   with_band(fmt("%.0f", r.samples_per_s), "%.0f", 1, r.samples_band),
                                    human_time(r.compute_s),
                                    human_time(r.comm_s),
                                    human_time(r.exposed_comm_s),
                                    human_time(r.loader_wait_s),
                                    human_time(r.optimizer_s + r.overhead_s),
                                    r.bound,
-                                   human_time(r.total_time_s),
-                                   fmt("%.2fx", r.speedup),
+                                   time_band(r.total_time_s, r.total_band),
+                                   with_band(fmt("%.2fx", r.speedup), "%.2f", 1, r.speedup_band),
                                    fmt("%.0f%%", r.scaling_efficiency * 100),
-                                   fmt("$%.2f", r.cost_usd)};
+                                   with_band(fmt("$%.2f", r.cost_usd), "%.2f", 1, r.cost_band)};
+    if (uncalibrated)
+      cells.push_back(r.uncalibrated_total_s ? human_time(*r.uncalibrated_total_s) : "-");
     if (observed) {
       if (r.observed_minutes) {
         const double obs_s = *r.observed_minutes * 60;
@@ -91,7 +131,10 @@ std::string scenario_table(const sim::ScenarioReport& rep)
          "total = start-up + steps x step; cost = instances x hours x on-demand price; speedup and eff(iciency)\n"
          "against the first row";
   if (observed) out += "; error = predicted total vs observed";
+  if (uncalibrated) out += "; uncalibrated = total without the calibration";
+  if (bands) out += "; (a-b) = p10-p90 interval";
   out += ".\n";
+  for (const std::string& n : rep.notes) out += n + "\n";
   if (!rep.price_source.empty()) out += "prices: " + rep.price_source + "\n";
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
@@ -114,6 +157,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
   j["price_source"] = rep.price_source;
+  j["notes"] = rep.notes;
   j["results"] = nlohmann::ordered_json::array();
   for (const auto& r : rep.results) {
     nlohmann::ordered_json o;
@@ -124,10 +168,14 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["backend"] = r.backend;
     o["algorithm"] = r.algorithm;
     o["step_time_s"] = r.step_time_s;
+    put_band(o, "step_time_s", r.step_band);
     o["samples_per_s"] = r.samples_per_s;
+    put_band(o, "samples_per_s", r.samples_band);
     o["steps"] = r.steps;
     o["total_time_s"] = r.total_time_s;
+    put_band(o, "total_time_s", r.total_band);
     o["speedup"] = r.speedup;
+    put_band(o, "speedup", r.speedup_band);
     o["scaling_efficiency"] = r.scaling_efficiency;
     o["compute_s"] = r.compute_s;
     o["comm_s"] = r.comm_s;
@@ -141,6 +189,9 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["bound"] = r.bound;
     o["bucket_bytes"] = r.bucket_bytes;
     o["cost_usd"] = r.cost_usd;
+    put_band(o, "cost_usd", r.cost_band);
+    if (r.uncalibrated_step_s) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
+    if (r.uncalibrated_total_s) o["uncalibrated_total_time_s"] = *r.uncalibrated_total_s;
     o["warnings"] = r.warnings;
     if (r.observed_minutes) {
       o["observed_total_time_s"] = *r.observed_minutes * 60;
@@ -157,7 +208,8 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   std::string out =
       "instance,nodes,gpus,framework,backend,algorithm,step_time_s,samples_per_s,steps,total_time_s,speedup,"
       "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
-      "observed_total_time_s\n";
+      "observed_total_time_s,step_time_s_p10,step_time_s_p90,samples_per_s_p10,samples_per_s_p90,total_time_s_p10,"
+      "total_time_s_p90,speedup_p10,speedup_p90,cost_usd_p10,cost_usd_p90,uncalibrated_total_time_s\n";
   for (const auto& r : rep.results) {
     auto g = [](double v) { return fmt("%.9g", v); };
     out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
@@ -165,7 +217,10 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
            std::to_string(r.steps) + "," + g(r.total_time_s) + "," + g(r.speedup) + "," + g(r.scaling_efficiency) +
            "," + g(r.compute_s) + "," + g(r.comm_s) + "," + g(r.exposed_comm_s) + "," + g(r.optimizer_s) + "," +
            g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," + g(r.cost_usd) +
-           "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "\n";
+           "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "");
+    for (const auto* b : {&r.step_band, &r.samples_band, &r.total_band, &r.speedup_band, &r.cost_band})
+      out += b->set ? "," + g(b->p10) + "," + g(b->p90) : ",,";
+    out += "," + (r.uncalibrated_total_s ? g(*r.uncalibrated_total_s) : "") + "\n";
   }
   return out;
 }

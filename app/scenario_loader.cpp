@@ -4,6 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
+#include "app/observed_loader.hpp"
 #include "app/profile_io.hpp"
 #include "sim/training/model_zoo.hpp"
 
@@ -242,21 +243,6 @@ void apply_profile(const sim::Profile& prof, sim::ScenarioSpec& s)
   s.communication.latency.base = prof.latency.base;
 }
 
-void read_observed(Reader& r, const YAML::Node& n, std::map<int, double>& observed)
-{
-  if (!r.expect_map(n, "observed")) return;
-  r.allow_keys(n, "observed", {"source", "minutes"});
-  r.string(n, "observed", "source", false);
-  YAML::Node m = n["minutes"];
-  if (!m.IsDefined()) return;
-  if (!r.expect_map(m, "observed.minutes")) return;
-  for (const auto& kv : m) {
-    auto nodes = r.as_integer(kv.first, "observed.minutes", 1, kMaxNodes);
-    auto minutes = r.as_number(kv.second, "observed.minutes." + kv.first.Scalar(), 0, 1e9);
-    if (nodes && minutes) observed[static_cast<int>(*nodes)] = *minutes;
-  }
-}
-
 }  // namespace
 
 sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& text, const Catalog& catalog)
@@ -266,7 +252,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed"});
+                          "observed", "calibration"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -280,7 +266,13 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
-  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
+  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s); });
+  // A job profile from `ddpsim calibrate job`, relative to the scenario file; applied by the
+  // command (app/job_profile_io.hpp) so that the uncalibrated prediction can be shown beside it.
+  if (auto c = r.string(root, "", "calibration", false)) {
+    s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(s.calibration)) r.error(root["calibration"], "calibration", "no such file: " + s.calibration);
+  }
   r.finish();
   if (!s.communication.profile.empty()) {
     const sim::Profile prof = load_profile(s.communication.profile);

@@ -12,6 +12,7 @@
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
 #include "sim/training/model.hpp"
+#include "sim/training/observation.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -69,6 +70,9 @@ struct ScenarioSpec {
   DataSpec data;
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+  std::vector<Observation> observations;   // every observed row (app/observed_loader.hpp)
+  std::string calibration;                 // job profile to apply (`calibration:`), "" for none
+  Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
 };
 
 struct ConfigResult {
@@ -101,6 +105,13 @@ struct ConfigResult {
   // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
   std::string simulated;
+  // [p10, p90] of the sampled predictions (calibrate/uncertainty.hpp); `set` false when not sampled.
+  struct Band {
+    bool set = false;
+    double p10 = 0, p90 = 0;
+  };
+  Band step_band, samples_band, total_band, speedup_band, cost_band;
+  std::optional<double> uncalibrated_step_s, uncalibrated_total_s;  // when a calibration is applied
 };
 
 struct ScenarioReport {
@@ -111,6 +122,7 @@ struct ScenarioReport {
   std::uint64_t parameters = 0;
   std::vector<ConfigResult> results;
   std::string price_source;  // where the instance prices come from (catalog)
+  std::vector<std::string> notes;  // calibration and uncertainty notes, printed under the table
 };
 
 // How to run a scenario (from the command line, not the scenario file).
