@@ -161,14 +161,14 @@ class CollectiveCommand final : public Command {
     const int gpn = opt_.gpus_per_node > 0 ? std::min(opt_.gpus_per_node, inst->gpus) : inst->gpus;
     const Topology topo(*inst, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
-    sim::CostModel model(topo, *net);
+    const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
     std::vector<Row> rows;
     auto predict = [&](std::uint64_t b) {
-      const sim::Choice c = model.choose(op, Bytes{b}, opt_.algo, proto);
-      const double t = model.time_us(c, prof, Bytes{b});
+      const sim::PricedCollective c = model.price(op, Bytes{b});
+      const double t = sim::time_alone_us(c, *net);
       const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
       rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
-                         std::string(to_string(c.protocol))});
+                         c.protocol ? std::string(to_string(*c.protocol)) : "-"});
     };
     if (!opt_.compare.empty()) {
       const calibrate::NcclLog log = calibrate::read_nccl_log(opt_.compare);

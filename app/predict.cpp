@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "app/job_profile_io.hpp"
-#include "app/profile_io.hpp"
 #include "calibrate/knobs.hpp"
 #include "calibrate/uncertainty.hpp"
 
@@ -20,10 +19,9 @@ bool has_knob(const calibrate::Uncertainty& u, const std::string& knob)
 
 // The spread of a profile's multi-node residuals, sd of ln(predicted / measured), as a normal
 // perturbation of the network efficiency. Nothing when fewer than two multi-node points.
-void add_profile_spread(const std::string& path, calibrate::Uncertainty& u, std::vector<std::string>& notes)
+void add_profile_spread(const sim::Profile& prof, calibrate::Uncertainty& u, std::vector<std::string>& notes)
 {
-  if (path.empty() || has_knob(u, "network_efficiency")) return;
-  const sim::Profile prof = load_profile(path);
+  if (has_knob(u, "network_efficiency")) return;
   std::vector<double> ln;
   for (const sim::Residual& r : prof.residuals)
     if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) ln.push_back(std::log(r.predicted_us / r.measured_us));
@@ -34,7 +32,7 @@ void add_profile_spread(const std::string& path, calibrate::Uncertainty& u, std:
   calibrate::Dimension d;
   d.knob = "network_efficiency";
   d.source = "profile residuals";
-  d.center = 0;  // relative: the profile is already applied
+  d.center = std::log(prof.network.efficiency);
   u.dims.push_back(d);
   const Eigen::Index n = u.cov.rows();
   Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
@@ -56,7 +54,7 @@ sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& cata
   calibrate::Uncertainty u;
   std::vector<std::string> notes;
   if (!loaded.calibration.empty()) notes = apply_job_profile(load_job_profile(loaded.calibration), spec, u);
-  add_profile_spread(loaded.communication.profile, u, notes);
+  add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   std::string assumed;
   for (const AssumedRange& a : catalog.assumed) {
     bool listed = false;

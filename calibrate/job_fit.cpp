@@ -13,6 +13,7 @@ namespace {
 constexpr double kStep = 1e-3;          // ln-space finite-difference step (0.1 %)
 constexpr double kMaxCondition = 1e8;   // beyond this J^T J is numerically singular
 constexpr double kMaxCorrelation = 0.95;
+const double kMaxLnSpan = std::log(1e4);  // how far from the scenario's value the fit may look
 
 std::string fixed(double v, int digits = 3)
 {
@@ -39,11 +40,16 @@ struct Problem {
   std::vector<sim::Observation> rows;
   const sim::RunOptions& run;
   int* evaluations;
+  Eigen::VectorXd x0;  // ln of the scenario's values: the search stays within x1e-4..x1e4 of them
 
   Eigen::VectorXd residuals(const Eigen::VectorXd& x) const
   {
     ++*evaluations;
     std::vector<double> v(x.data(), x.data() + x.size());
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const double c = x0(static_cast<Eigen::Index>(k));
+      v[k] = std::clamp(v[k], c - kMaxLnSpan, c + kMaxLnSpan);
+    }
     const std::vector<double> pred = predict_rows(apply_fit(spec, names, v), rows, run);
     Eigen::VectorXd r(static_cast<Eigen::Index>(rows.size()));
     for (std::size_t i = 0; i < rows.size(); ++i) r(static_cast<Eigen::Index>(i)) = std::log(pred[i] / rows[i].value);
@@ -92,6 +98,7 @@ Eigen::VectorXd minimize(const Problem& p, Eigen::VectorXd x)
   lm.parameters.xtol = 1e-10;
   lm.parameters.maxfev = 200;
   lm.minimize(x);
+  for (Eigen::Index k = 0; k < x.size(); ++k) x(k) = std::clamp(x(k), p.x0(k) - kMaxLnSpan, p.x0(k) + kMaxLnSpan);
   return x;
 }
 
@@ -243,9 +250,9 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
   if (fitted.size() < p)
     throw UserError("calibrate job: " + std::to_string(fitted.size()) + " fitted row(s) cannot determine " +
                     std::to_string(p) + " knob(s); fit fewer knobs or more rows (--fit-on)");
-  Problem prob{spec, opt.knobs, fitted, opt.run, &fit.evaluations};
   Eigen::VectorXd x0(static_cast<Eigen::Index>(p));
   for (std::size_t k = 0; k < p; ++k) x0(static_cast<Eigen::Index>(k)) = std::log(start_value(opt.knobs[k], spec));
+  Problem prob{spec, opt.knobs, fitted, opt.run, &fit.evaluations, x0};
   const Eigen::VectorXd x = multi_start(prob, x0);
   const Eigen::MatrixXd j = prob.jacobian(x);
   check_identifiable(j, opt.knobs, fit);
@@ -281,7 +288,7 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
       std::vector<sim::Observation> rest;
       for (const sim::Observation& o : fitted)
         if (o.where != rf.obs.where || o.metric != rf.obs.metric) rest.push_back(o);
-      Problem loo{spec, opt.knobs, rest, opt.run, &fit.evaluations};
+      Problem loo{spec, opt.knobs, rest, opt.run, &fit.evaluations, x0};
       const Eigen::VectorXd xl = minimize(loo, x);
       const std::vector<double> xlv(xl.data(), xl.data() + xl.size());
       rf.loo_predicted = predict_rows(apply_fit(spec, opt.knobs, xlv), {rf.obs}, opt.run).front();

@@ -62,7 +62,8 @@ const Knob& knob(const std::string& name)
 
 double start_value(const std::string& name, const sim::ScenarioSpec& s)
 {
-  if (name == "compute_scale" || name == "model_scale" || name == "network_efficiency") return 1.0;
+  if (name == "compute_scale" || name == "model_scale") return 1.0;
+  if (name == "network_efficiency") return s.communication.profile.network.efficiency;
   if (name == "compute_efficiency") return s.compute.efficiency;
   if (name == "measured_step") return s.compute.measured_step_s.value_or(modelled_step(s));
   if (name == "network_latency") return s.cluster.instance.nic.latency.seconds();
@@ -90,11 +91,9 @@ void apply(const std::string& name, sim::ScenarioSpec& s, double v)
   } else if (name == "measured_step") {
     s.compute.measured_step_s = v;
   } else if (name == "network_efficiency") {
-    // As app/scenario_loader.cpp's apply_profile applies a profile's network scope. When
-    // CommunicationSpec carries the sim::Profile (issue 8), this becomes
-    //   s.communication.profile.network.efficiency = v; s.communication.profile.network.fitted = true;
-    s.cluster.instance.nic.bandwidth.bytes_per_s *= v;
-    s.cluster.instance.pcie.bytes_per_s *= v;
+    // The profile's network scope, which sim::CollectiveModel applies to every multi-node collective.
+    s.communication.profile.network.efficiency = v;
+    s.communication.profile.network.fitted = true;
   } else if (name == "network_latency") {
     s.cluster.instance.nic.latency = Time::from_seconds(v);
   } else if (name == "nvlink_latency") {

@@ -5,7 +5,7 @@
 //   compute_scale       [1]  multiplies the modelled forward + backward time (via compute.speedup)
 //   compute_efficiency  [1]  compute.efficiency, the share of peak FLOPs; > 1 is impossible
 //   measured_step       [s]  compute.measured_step_s, one GPU's forward + backward
-//   network_efficiency  [1]  achieved / catalog NIC (and PCIe) rate, as a profile's network scope; > 1 impossible
+//   network_efficiency  [1]  the profile's network-scope efficiency (achieved / catalog line rate); > 1 impossible
 //   network_latency     [s]  the NIC's one-way latency (catalog [assume] value)
 //   nvlink_latency      [s]  one NVLink hop (catalog [assume] value)
 //   pcie_latency        [s]  one PCIe hop (catalog [assume] value)
