@@ -115,7 +115,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
                   value_text(r.obs.value, r.obs.metric).c_str(), value_text(r.uncalibrated, r.obs.metric).c_str(),
                   value_text(r.predicted, r.obs.metric).c_str(), r.error() * 100,
                   r.loo_predicted ? f("%+.1f%%", (*r.loo_predicted / r.obs.value - 1) * 100).c_str()
-                                  : (r.fitted ? "n/a (rows <= knobs)" : "-"));
+                                  : (!r.fitted ? "-" : r.loo_undetermined ? "n/a (knobs undetermined without it)" : "n/a (rows <= knobs)"));
     out += line;
   }
   out += "\nerror = fitted prediction vs observed: a residual on fitted rows, a prediction error on held-back ones;\n"

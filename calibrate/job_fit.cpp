@@ -290,6 +290,13 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
         if (o.where != rf.obs.where || o.metric != rf.obs.metric) rest.push_back(o);
       Problem loo{spec, opt.knobs, rest, opt.run, &fit.evaluations, x0};
       const Eigen::VectorXd xl = minimize(loo, x);
+      try {
+        JobFit scratch;
+        check_identifiable(loo.jacobian(xl), opt.knobs, scratch);
+      } catch (const UserError&) {
+        rf.loo_undetermined = true;  // the other rows do not determine the knobs: no honest prediction
+        continue;
+      }
       const std::vector<double> xlv(xl.data(), xl.data() + xl.size());
       rf.loo_predicted = predict_rows(apply_fit(spec, opt.knobs, xlv), {rf.obs}, opt.run).front();
     }

@@ -46,6 +46,7 @@ struct RowFit {
   double uncalibrated = 0;             // prediction before the fit
   double predicted = 0;                // with the fitted knobs
   std::optional<double> loo_predicted; // leave-one-out prediction (fitted rows, when rows > knobs)
+  bool loo_undetermined = false;       // without this row the knobs are not identifiable
   double error() const { return predicted / obs.value - 1; }
 };
 
