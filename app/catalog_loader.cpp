@@ -140,13 +140,45 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
   if (s.nic.count > s.gpus) r.error(n, join_path(path, "nic.count"), "more NICs than GPUs is not modelled");
 }
 
+// `assumed_ranges`: [{field, instances, factor: [low, high], why}], for prediction intervals.
+static void read_assumed_ranges(Reader& r, const YAML::Node& n, Catalog& c)
+{
+  if (!n.IsDefined()) return;
+  static const std::map<std::string, std::string> knob_of{
+      {"nic.latency", "network_latency"}, {"intra_node.nvlink_latency", "nvlink_latency"}, {"pcie.latency", "pcie_latency"}};
+  if (!n.IsSequence()) r.error(n, "assumed_ranges", "expected a list");
+  for (std::size_t i = 0; n.IsSequence() && i < n.size(); ++i) {
+    const std::string path = "assumed_ranges[" + std::to_string(i) + "]";
+    const YAML::Node e = n[i];
+    if (!r.expect_map(e, path)) continue;
+    r.allow_keys(e, path, {"field", "instances", "factor", "why"});
+    AssumedRange a;
+    a.field = r.string(e, path, "field", true).value_or("");
+    if (auto k = knob_of.find(a.field); k != knob_of.end()) a.knob = k->second;
+    else r.error(e["field"], path + ".field", "no range can be applied to \"" + a.field + "\"");
+    a.why = r.string(e, path, "why", true).value_or("");
+    for (const YAML::Node& inst : e["instances"]) {
+      a.instances.push_back(inst.Scalar());
+      if (!c.find(inst.Scalar())) r.error(inst, path + ".instances", "unknown instance " + inst.Scalar());
+    }
+    const YAML::Node f = e["factor"];
+    if (!f.IsSequence() || f.size() != 2) {
+      r.error(e, path + ".factor", "expected [low, high]");
+      continue;
+    }
+    a.low = r.as_number(f[0], path + ".factor", 1e-3, 1).value_or(1);
+    a.high = r.as_number(f[1], path + ".factor", 1, 1e3).value_or(1);
+    c.assumed.push_back(std::move(a));
+  }
+}
+
 Catalog parse_catalog(const std::string& name, const std::string& text)
 {
   Reader r(name);
   YAML::Node root = parse_yaml(name, text);
   Catalog c;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"gpus", "cube_mesh", "instances"});
+  r.allow_keys(root, "", {"gpus", "cube_mesh", "instances", "assumed_ranges"});
   for (const auto& kv : root["gpus"]) {
     const std::string gname = kv.first.Scalar();
     c.gpus[gname] = read_gpu(r, kv.second, "gpus." + gname, gname);
@@ -158,6 +190,7 @@ Catalog parse_catalog(const std::string& name, const std::string& text)
     if (s.price_source.empty()) s.price_source = "on-demand, us-east-1 (topology/catalog/instances.yaml)";
     c.instances.push_back(std::move(s));
   }
+  read_assumed_ranges(r, root["assumed_ranges"], c);
   r.finish();
   return c;
 }

@@ -11,9 +11,19 @@
 
 namespace ddpsim::app {
 
+// A stated range for a catalog value marked [assume] (instances.yaml `assumed_ranges`).
+struct AssumedRange {
+  std::string field;                   // e.g. "nic.latency"
+  std::string knob;                    // the calibrate/knobs.hpp knob that sets it
+  std::vector<std::string> instances;  // whose value is an assumption
+  double low = 1, high = 1;            // factors on the instance's value
+  std::string why;
+};
+
 struct Catalog {
   std::map<std::string, GpuSpec> gpus;
   std::vector<InstanceSpec> instances;  // in catalog order
+  std::vector<AssumedRange> assumed;
 
   // By name; SageMaker's "ml." prefix is accepted. nullptr when unknown.
   const InstanceSpec* find(std::string_view name) const;

@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "app/cmd_calibrate_job.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
@@ -55,12 +56,14 @@ class CalibrateCommand final : public Command {
     run_->add_option("--iters", opt_.sweep.iters, "Timed iterations per size")->check(CLI::Range(1, 100000));
     run_->add_option("--warmup", opt_.sweep.warmup, "Warm-up iterations per size")->check(CLI::Range(0, 100000));
     run_->add_option("--gpus", opt_.sweep.gpus, "GPUs to use (default: all visible)")->check(CLI::Range(1, 64));
+    add_calibrate_job(*cmd_, job_opt_, job_);
   }
 
   bool selected() const override { return cmd_->parsed(); }
 
   int run() override
   {
+    if (job_->parsed()) return run_calibrate_job(job_opt_);
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
     std::vector<calibrate::NcclLog> logs;
@@ -71,6 +74,7 @@ class CalibrateCommand final : public Command {
     }
     // Everything is parsed and fitted before the output is touched; write_output is atomic.
     const sim::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
+    refuse_implausible(catalog, prof, logs);
     write_output(opt_.out, profile_yaml(prof));
     double worst = 0;
     for (const auto& r : prof.residuals) worst = std::max(worst, std::abs(r.error()));
@@ -98,10 +102,32 @@ class CalibrateCommand final : public Command {
     return log;
   }
 
+  // A physically impossible fit is not written: the error names the instances the logs do fit.
+  void refuse_implausible(const Catalog& catalog, const sim::Profile& prof, const std::vector<calibrate::NcclLog>& logs) const
+  {
+    const auto bad = calibrate::implausible(prof);
+    if (!bad) return;
+    std::string fits;
+    for (const InstanceSpec& other : catalog.instances) {
+      if (other.name == prof.instance) continue;
+      try {
+        if (!calibrate::implausible(calibrate::fit_profile(other, logs, opt_.algo)))
+          fits += (fits.empty() ? "" : ", ") + other.name;
+      } catch (const UserError&) {
+        // the logs do not even have that instance's shape
+      }
+    }
+    throw UserError(bad->where, "--instance",
+                    bad->reason + "; not written. Likely the wrong instance" +
+                        (fits.empty() ? std::string(" or a broken log") : "; the logs fit plausibly as: " + fits));
+  }
+
   CLI::App* cmd_ = nullptr;
   CLI::App* fit_ = nullptr;
   CLI::App* run_ = nullptr;
+  CLI::App* job_ = nullptr;
   CalibrateOptions opt_;
+  JobCommandOptions job_opt_;
 };
 
 }  // namespace

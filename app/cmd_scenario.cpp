@@ -4,6 +4,7 @@
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
+#include "app/predict.hpp"
 #include "app/report.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/trace.hpp"
@@ -18,6 +19,7 @@ struct ScenarioOptions {
   std::string output;
   std::string trace;
   int jobs = 1;
+  int samples = kDefaultSamples;
 };
 
 class ScenarioCommand final : public Command {
@@ -31,6 +33,9 @@ class ScenarioCommand final : public Command {
     cmd_->add_option("--trace", opt_.trace,
                      "Write a Chrome trace (Perfetto) of the last configuration's iteration to this file");
     cmd_->add_option("-j,--jobs", opt_.jobs, "Run the node counts in up to N processes at once")->check(CLI::Range(1, 256));
+    cmd_->add_option("--samples", opt_.samples,
+                     "Latin-hypercube samples for the [p10, p90] intervals (0: none)")
+        ->check(CLI::Range(0, 100000));
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
   }
 
@@ -45,7 +50,7 @@ class ScenarioCommand final : public Command {
     run.jobs = opt_.jobs;
     sim::Timeline timeline;
     if (!opt_.trace.empty()) run.timeline = &timeline;
-    const sim::ScenarioReport report = sim::run_scenario(spec, run);
+    const sim::ScenarioReport report = predict(spec, catalog, run, opt_.samples);
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& last = report.results.back();
       write_output(opt_.trace, chrome_trace_json(timeline, {{"algorithm", last.algorithm},

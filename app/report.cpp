@@ -19,13 +19,45 @@ std::string pad(std::string s, std::size_t width, bool right = true)
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+struct TimeUnit {
+  double per_second;
+  const char* format;
+  const char* name;
+};
+
+TimeUnit unit_for(double s)
+{
+  if (s >= 3600) return {1.0 / 3600, "%.2f", "h"};
+  if (s >= 60) return {1.0 / 60, "%.1f", "min"};
+  if (s >= 1) return {1, "%.2f", "s"};
+  if (s >= 1e-3) return {1e3, "%.2f", "ms"};
+  return {1e6, "%.1f", "us"};
+}
+
 std::string human_time(double s)
 {
-  if (s >= 3600) return fmt("%.2f h", s / 3600);
-  if (s >= 60) return fmt("%.1f min", s / 60);
-  if (s >= 1) return fmt("%.2f s", s);
-  if (s >= 1e-3) return fmt("%.2f ms", s * 1e3);
-  return fmt("%.1f us", s * 1e6);
+  const TimeUnit u = unit_for(s);
+  return fmt(u.format, s * u.per_second) + " " + u.name;
+}
+
+// A value with its [p10, p90] band in the same unit: "14.60 ms (13.90-15.40)".
+std::string with_band(const std::string& value, const char* format, double scale, const sim::ConfigResult::Band& b)
+{
+  if (!b.set) return value;
+  return value + " (" + fmt(format, b.p10 * scale) + "-" + fmt(format, b.p90 * scale) + ")";
+}
+
+std::string time_band(double s, const sim::ConfigResult::Band& b)
+{
+  const TimeUnit u = unit_for(s);
+  return with_band(human_time(s), u.format, u.per_second, b);
+}
+
+void put_band(nlohmann::ordered_json& o, const std::string& key, const sim::ConfigResult::Band& b)
+{
+  if (!b.set) return;
+  o[key + "_p10"] = b.p10;
+  o[key + "_p90"] = b.p90;
 }
 
 // RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled.
@@ -159,19 +191,26 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   std::string out = "scenario " + rep.scenario + (rep.description.empty() ? "" : ": " + rep.description) + "\n";
   out += "model " + rep.model + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
          " M parameters), network " + rep.engine + "\n\n";
-  bool observed = false;
-  for (const auto& r : rep.results) observed = observed || r.observed_minutes.has_value();
+  bool observed = false, uncalibrated = false, bands = false;
+  for (const auto& r : rep.results) {
+    observed = observed || r.observed_minutes.has_value();
+    uncalibrated = uncalibrated || r.uncalibrated_total_s.has_value();
+    bands = bands || r.total_band.set;
+  }
+  const std::size_t wide = bands ? 12 : 0;  // room for " (low-high)"
 
   struct Col {
     const char* head;
     std::size_t width;
   };
   // Left-aligned text columns: instance, framework, bound.
-  std::vector<Col> cols{{"instance", 16}, {"framework", 16}, {"nodes", 5},   {"gpus", 5},     {"step", 10},
-                        {"samples/s", 11}, {"compute", 10},  {"comm", 10},   {"exposed", 10}, {"loader", 10},
-                        {"optim", 10},     {"bound", 13},    {"total", 10},  {"speedup", 8},  {"eff", 6},
-                        {"cost", 10},     {"memory/GPU", 10}};
+  std::vector<Col> cols{{"instance", 16},         {"framework", 16},  {"nodes", 5},   {"gpus", 5},
+                        {"step", 10 + wide},      {"samples/s", 11 + wide}, {"compute", 10}, {"comm", 10},
+                        {"exposed", 10},          {"loader", 10},     {"optim", 10},  {"bound", 13},
+                        {"total", 10 + wide},     {"speedup", 8 + wide}, {"eff", 6},  {"cost", 10 + wide},
+                        {"memory/GPU", 10}};
   auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 11; };
+  if (uncalibrated) cols.push_back({"uncalibrated", 12});
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
   out += "\n";
@@ -181,19 +220,21 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    r.compiler.empty() ? r.framework : r.framework + "+compiler",
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
-                                   human_time(r.step_time_s),
-                                   fmt("%.0f", r.samples_per_s),
+                                   time_band(r.step_time_s, r.step_band),
+                                   with_band(fmt("%.0f", r.samples_per_s), "%.0f", 1, r.samples_band),
                                    human_time(r.compute_s),
                                    human_time(r.comm_s),
                                    human_time(r.exposed_comm_s),
                                    human_time(r.loader_wait_s),
                                    human_time(r.optimizer_s + r.overhead_s),
                                    r.bound,
-                                   r.fits ? human_time(r.total_time_s) : "-",
-                                   fmt("%.2fx", r.speedup),
+                                   r.fits ? time_band(r.total_time_s, r.total_band) : "-",
+                                   with_band(fmt("%.2fx", r.speedup), "%.2f", 1, r.speedup_band),
                                    fmt("%.0f%%", r.scaling_efficiency * 100),
-                                   r.fits ? fmt("$%.2f", r.cost_usd) : "-",
+                                   r.fits ? with_band(fmt("$%.2f", r.cost_usd), "%.2f", 1, r.cost_band) : "-",
                                    gib(r.memory.total()) + (r.fits ? "" : " !")};
+    if (uncalibrated)
+      cells.push_back(r.uncalibrated_total_s ? human_time(*r.uncalibrated_total_s) : "-");
     if (observed) {
       if (r.observed_minutes) {
         const double obs_s = *r.observed_minutes * 60;
@@ -217,7 +258,11 @@ std::string scenario_table(const sim::ScenarioReport& rep)
          "against the first row";
   if (observed) out += "; error = predicted total vs observed";
   out += ";\nmemory/GPU = parameters + gradients + optimizer state + buckets + activations + CUDA/NCCL\n"
-         "workspace (! = does not fit: no total or cost).\n";
+         "workspace (! = does not fit: no total or cost)";
+  if (uncalibrated) out += "; uncalibrated = total without the calibration";
+  if (bands) out += "; (a-b) = p10-p90 interval";
+  out += ".\n";
+  for (const std::string& n : rep.notes) out += n + "\n";
   if (!rep.price_source.empty()) out += "prices: " + rep.price_source + "\n";
   for (const auto& r : rep.results)
     if (!r.fits) out += r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + fit_note(r) + "\n";
@@ -256,6 +301,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
   j["price_source"] = rep.price_source;
+  j["notes"] = rep.notes;
   j["results"] = nlohmann::ordered_json::array();
   for (const auto& r : rep.results) {
     nlohmann::ordered_json o;
@@ -266,11 +312,15 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["backend"] = r.backend;
     o["algorithm"] = r.algorithm;
     o["step_time_s"] = r.step_time_s;
+    put_band(o, "step_time_s", r.step_band);
     o["samples_per_s"] = r.samples_per_s;
+    put_band(o, "samples_per_s", r.samples_band);
     o["steps"] = r.steps;
     // A row that does not fit in memory cannot run: no total time, no cost (null).
     o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
+    put_band(o, "total_time_s", r.total_band);
     o["speedup"] = r.speedup;
+    put_band(o, "speedup", r.speedup_band);
     o["scaling_efficiency"] = r.scaling_efficiency;
     o["compute_s"] = r.compute_s;
     o["comm_s"] = r.comm_s;
@@ -294,10 +344,13 @@ std::string scenario_json(const sim::ScenarioReport& rep)
                               {"ready_s", b.ready_s},
                               {"start_s", b.start_s}});
     o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
+    put_band(o, "cost_usd", r.cost_band);
     o["fits"] = r.fits;
     o["memory"] = fit_note(r);
     o["memory_bytes"] = memory_json(r.memory);
     if (r.gather_s > 0) o["gather_s"] = r.gather_s;
+    if (r.uncalibrated_step_s) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
+    if (r.uncalibrated_total_s) o["uncalibrated_total_time_s"] = *r.uncalibrated_total_s;
     o["warnings"] = r.warnings;
     if (r.observed_minutes) {
       o["observed_total_time_s"] = *r.observed_minutes * 60;
@@ -326,7 +379,9 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   std::string out =
       "instance,nodes,gpus,framework,backend,algorithm,step_time_s,samples_per_s,steps,total_time_s,speedup,"
       "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
-      "observed_total_time_s,fits,memory_gib,warnings";
+      "observed_total_time_s,fits,memory_gib,warnings,step_time_s_p10,step_time_s_p90,samples_per_s_p10,"
+      "samples_per_s_p90,total_time_s_p10,total_time_s_p90,speedup_p10,speedup_p90,cost_usd_p10,cost_usd_p90,"
+      "uncalibrated_total_time_s";
   // Failures and checkpoints (issue 12): extra columns only when the scenario asks for them.
   bool res = false;
   for (const auto& r : rep.results) res = res || r.resilience.has_value();
@@ -352,6 +407,9 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
            (r.fits ? g(r.cost_usd) : "") + "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "," +
            (r.fits ? "true" : "false") + "," + g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) +
            "," + csv_quote(join_warnings(r));
+    for (const auto* b : {&r.step_band, &r.samples_band, &r.total_band, &r.speedup_band, &r.cost_band})
+      out += b->set ? "," + g(b->p10) + "," + g(b->p90) : ",,";
+    out += "," + (r.uncalibrated_total_s ? g(*r.uncalibrated_total_s) : "");
     if (deg) {
       std::string d;
       for (const std::string& x : r.degraded) d += (d.empty() ? "" : "; ") + x;

@@ -4,6 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
+#include "app/observed_loader.hpp"
 #include "app/profile_io.hpp"
 #include "app/compiler_loader.hpp"    // issue 12
 #include "app/degraded_loader.hpp"    // issue 12
@@ -234,20 +235,6 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   }
 }
 
-void read_observed(Reader& r, const YAML::Node& n, std::map<int, double>& observed)
-{
-  if (!r.expect_map(n, "observed")) return;
-  r.allow_keys(n, "observed", {"source", "minutes"});
-  r.string(n, "observed", "source", false);
-  YAML::Node m = n["minutes"];
-  if (!m.IsDefined()) return;
-  if (!r.expect_map(m, "observed.minutes")) return;
-  for (const auto& kv : m) {
-    auto nodes = r.as_integer(kv.first, "observed.minutes", 1, kMaxNodes);
-    auto minutes = r.as_number(kv.second, "observed.minutes." + kv.first.Scalar(), 0, 1e9);
-    if (nodes && minutes) observed[static_cast<int>(*nodes)] = *minutes;
-  }
-}
 
 }  // namespace
 
@@ -262,7 +249,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed", "resilience", "compiler", "stragglers"});
+                          "observed", "resilience", "compiler", "stragglers", "calibration"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -276,11 +263,17 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
-  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
+  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s); });
   // What-if (issue 12): failures and checkpoints.
   section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
   section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
   section("stragglers", false, [&](const YAML::Node& n) { read_stragglers(r, n, s.stragglers.emplace()); });
+  // A job profile from `ddpsim calibrate job`, relative to the scenario file; applied by the
+  // command (app/job_profile_io.hpp) so that the uncalibrated prediction can be shown beside it.
+  if (auto c = r.string(root, "", "calibration", false)) {
+    s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(s.calibration)) r.error(root["calibration"], "calibration", "no such file: " + s.calibration);
+  }
   r.finish();
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
   if (!s.communication.profile_path.empty()) {

@@ -78,6 +78,38 @@ sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& sco
 
 }  // namespace
 
+std::optional<Implausible> implausible(const sim::Profile& prof)
+{
+  for (const bool multi : {false, true}) {
+    const sim::ScopeParams& s = multi ? prof.network : prof.intra;
+    if (!s.fitted) continue;
+    SourceLocation where;
+    for (const sim::Residual& r : prof.residuals)
+      if ((r.nodes > 1) == multi) {
+        where = SourceLocation{r.file, r.line, 1};
+        break;
+      }
+    const std::string scope = multi ? "multi-node" : "one-node";
+    char buf[240];
+    if (s.efficiency > kMaxEfficiency) {
+      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g, i.e. %.3gx the catalog's line rate of %s", scope.c_str(),
+                    s.efficiency, s.efficiency, prof.instance.c_str());
+      return Implausible{where, buf};
+    }
+    if (s.efficiency < kMinEfficiency) {
+      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g of %s's line rate is implausibly low", scope.c_str(),
+                    s.efficiency, prof.instance.c_str());
+      return Implausible{where, buf};
+    }
+    if (std::abs(s.alpha_us) > kMaxAlphaUs) {
+      std::snprintf(buf, sizeof buf, "%s fit: latency alpha %.4g us is absurd (beyond +-%.0f us)", scope.c_str(), s.alpha_us,
+                    kMaxAlphaUs);
+      return Implausible{where, buf};
+    }
+  }
+  return std::nullopt;
+}
+
 std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
 {
   int nodes = log.nodes;

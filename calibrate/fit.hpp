@@ -10,7 +10,11 @@
 // dropped when the fit makes it negative; a non-positive 1/efficiency is an error.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
+
+#include "core/error.hpp"
 
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/profile.hpp"
@@ -22,6 +26,19 @@ namespace ddpsim::calibrate {
 // `algorithm`: "auto" (NCCL's own choice, for logs run without NCCL_ALGO) or the algorithm the
 // logs forced (e.g. "ring" for NCCL_ALGO=Ring or NCCL_TREE_THRESHOLD=0).
 sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm = "auto");
+
+// Why a fitted profile is physically implausible, or nullopt: a scope whose efficiency exceeds
+// kMaxEfficiency (faster than the catalog's line rate, beyond measurement slack), falls below
+// kMinEfficiency, or whose latency alpha is beyond +-kMaxAlphaUs. The location is the scope's
+// first fitted row.
+inline constexpr double kMaxEfficiency = 1.1;
+inline constexpr double kMinEfficiency = 0.02;
+inline constexpr double kMaxAlphaUs = 1000;
+struct Implausible {
+  SourceLocation where;
+  std::string reason;
+};
+std::optional<Implausible> implausible(const sim::Profile& profile);
 
 // Nodes and GPUs per node of a log on `instance` (CSV: its Nodes column; text: ranks / GPUs).
 std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log);

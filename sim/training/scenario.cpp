@@ -64,6 +64,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   setup.accum_steps = spec.training.grad_accum_steps;
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
   setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
+  setup.step_overhead += spec.extra_step_overhead;  // calibrate job's fitted overhead (issue 10), 0 by default
   const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
   if (spec.data.workers > 0)
     setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
@@ -144,7 +145,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
 {
   DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
   ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
-                        spec.model.parameter_count(), {}, {}};
+                        spec.model.parameter_count(), {}, {}, {}};
   std::vector<Config> configs;
   std::vector<Framework> frameworks{spec.training.framework};
   frameworks.insert(frameworks.end(), spec.training.compare.begin(), spec.training.compare.end());

@@ -18,6 +18,7 @@
 #include "sim/training/model.hpp"
 #include "sim/training/resilience.hpp"
 #include "sim/training/stragglers.hpp"
+#include "sim/training/observation.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -78,6 +79,9 @@ struct ScenarioSpec {
   std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
   std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
   std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
+  std::vector<Observation> observations;   // every observed row (app/observed_loader.hpp)
+  std::string calibration;                 // job profile to apply (`calibration:`), "" for none
+  Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
 };
 
 // One gradient reduction of a configuration's step, as the CollectiveModel priced it.
@@ -133,6 +137,13 @@ struct ConfigResult {
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
   double compiler_compute_scale = 1, compiler_memory_scale = 1;
   std::optional<StragglerResult> stragglers;   // what-if: K steps with every rank's own speed
+  // [p10, p90] of the sampled predictions (calibrate/uncertainty.hpp); `set` false when not sampled.
+  struct Band {
+    bool set = false;
+    double p10 = 0, p90 = 0;
+  };
+  Band step_band, samples_band, total_band, speedup_band, cost_band;
+  std::optional<double> uncalibrated_step_s, uncalibrated_total_s;  // when a calibration is applied
 };
 
 // The one field list of a result, for the child-process codec (sim/training/sweep.cpp): a field
@@ -170,6 +181,7 @@ struct ScenarioReport {
   std::uint64_t parameters = 0;
   std::vector<ConfigResult> results;
   std::string price_source;  // where the instance prices come from (catalog)
+  std::vector<std::string> notes;  // calibration and uncertainty notes, printed under the table
 };
 
 // How to run a scenario (from the command line, not the scenario file).

@@ -1,0 +1,60 @@
+// The unknowns `ddpsim calibrate job` can fit, and the ONE place each one's effect on a
+// ScenarioSpec is written (apply). A knob's value is physical (seconds, a fraction, a factor);
+// the fit works on ln(value), so every value stays positive.
+//
+//   compute_scale       [1]  multiplies the modelled forward + backward time (via compute.speedup)
+//   compute_efficiency  [1]  compute.efficiency, the share of peak FLOPs; > 1 is impossible
+//   measured_step       [s]  compute.measured_step_s, one GPU's forward + backward
+//   network_efficiency  [1]  the profile's network-scope efficiency (achieved / catalog line rate); > 1 impossible
+//   network_latency     [s]  the NIC's one-way latency (catalog [assume] value)
+//   nvlink_latency      [s]  one NVLink hop (catalog [assume] value)
+//   pcie_latency        [s]  one PCIe hop (catalog [assume] value)
+//   step_overhead       [s]  a fixed cost per optimizer step, any framework (ScenarioSpec::extra_step_overhead)
+//   loader_cpu          [s]  data.per_sample_cpu_s, CPU time to load one sample (needs data.workers)
+//   model_scale         [1]  parameter count scale of the model: params and FLOPs x s, activations x sqrt(s)
+//                            (a dense layer's widths x k gives params k^2, activations k)
+// There is no interference-factor knob: the simulator has no such parameter yet.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/training/scenario.hpp"
+
+namespace ddpsim::calibrate {
+
+// What a job profile was fitted on, to decide what transfers to another scenario.
+struct JobContext {
+  std::string instance;   // without "ml."
+  std::string gpu;
+  std::string fabric;     // single_switch, leaf_spine, rail
+  std::string framework;  // training.framework
+  std::string model;      // name
+  std::uint64_t parameters = 0;
+  int batch_per_gpu = 0;
+  std::string precision;
+};
+
+JobContext context_of(const sim::ScenarioSpec& spec);
+
+struct Knob {
+  std::string name;
+  std::string unit;      // "s" or "" (a ratio)
+  double lower = 0;      // physically possible values: lower < v <= upper (exclusive lower)
+  double upper = 0;
+  std::string meaning;   // one line, for --help and the job profile
+};
+
+const std::vector<Knob>& knobs();
+// Throws UserError("--fit: unknown knob ...") with a suggestion.
+const Knob& knob(const std::string& name);
+
+// The knob's value in `spec` as written (the fit's start). Throws UserError when the knob does not
+// apply to the scenario (e.g. loader_cpu without data.workers).
+double start_value(const std::string& name, const sim::ScenarioSpec& spec);
+// Sets the knob to `value` in `spec`. The only place a knob touches a spec.
+void apply(const std::string& name, sim::ScenarioSpec& spec, double value);
+// "" when a knob fitted in `fitted` applies to `target`; otherwise why not (one line).
+std::string why_not_transferable(const std::string& name, const JobContext& fitted, const JobContext& target);
+
+}  // namespace ddpsim::calibrate

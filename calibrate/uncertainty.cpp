@@ -1,0 +1,133 @@
+#include "calibrate/uncertainty.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <numeric>
+
+#include "calibrate/knobs.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::calibrate {
+namespace {
+
+// SplitMix64 (Steele, Lea & Flood 2014): a fixed, portable generator; <random>'s distributions are
+// implementation-defined, and the output must be byte-identical everywhere.
+struct SplitMix {
+  std::uint64_t state;
+  std::uint64_t next()
+  {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+double quantile(std::vector<double> v, double q)
+{
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto i = static_cast<std::size_t>(pos);
+  if (i + 1 >= v.size()) return v.back();
+  return v[i] + (pos - static_cast<double>(i)) * (v[i + 1] - v[i]);
+}
+
+// p10 and p90 of `v`, carried from the analytical central value onto the reported one.
+sim::ConfigResult::Band band(const std::vector<double>& v, double reported, double central)
+{
+  const double scale = central > 0 ? reported / central : 1.0;
+  return sim::ConfigResult::Band{true, quantile(v, 0.1) * scale, quantile(v, 0.9) * scale};
+}
+
+}  // namespace
+
+Dimension assumed_range(const std::string& knob_name, double value, double low_factor, double high_factor)
+{
+  Dimension d;
+  d.knob = knob_name;
+  d.source = "catalog [assume]";
+  d.normal = false;
+  d.center = std::log(value);
+  d.low = std::log(value * low_factor);
+  d.high = std::log(value * high_factor);
+  return d;
+}
+
+std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed)
+{
+  SplitMix rng{seed};
+  std::vector<std::vector<double>> pts(n, std::vector<double>(d));
+  std::vector<std::size_t> perm(n);
+  for (std::size_t k = 0; k < d; ++k) {
+    std::iota(perm.begin(), perm.end(), 0);
+    for (std::size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[rng.next() % i]);  // Fisher-Yates
+    for (std::size_t i = 0; i < n; ++i)
+      pts[i][k] = (static_cast<double>(perm[i]) + rng.uniform()) / static_cast<double>(n);
+  }
+  return pts;
+}
+
+void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, const Uncertainty& u,
+                   const sim::RunOptions& run, int samples, std::uint64_t seed)
+{
+  if (u.empty() || samples < 2) return;
+  std::vector<std::size_t> normals;
+  for (std::size_t k = 0; k < u.dims.size(); ++k)
+    if (u.dims[k].normal) normals.push_back(k);
+  DDPSIM_CHECK(static_cast<std::size_t>(u.cov.rows()) == normals.size(), "uncertainty: covariance size mismatch");
+  Eigen::MatrixXd chol = Eigen::MatrixXd::Zero(u.cov.rows(), u.cov.cols());
+  if (u.cov.rows() > 0) {
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(u.cov);  // semi-definite safe: L sqrt(D)
+    Eigen::MatrixXd l = ldlt.matrixL();
+    Eigen::VectorXd dvec = ldlt.vectorD().cwiseMax(0).cwiseSqrt();
+    chol = ldlt.transpositionsP().transpose() * (l * dvec.asDiagonal());
+  }
+  const boost::math::normal standard;
+  const auto pts = latin_hypercube(static_cast<std::size_t>(samples), u.dims.size(), seed);
+  const std::size_t m = report.results.size();
+  std::vector<std::vector<double>> step(m), thr(m), total(m), speed(m), cost(m);
+  // Samples run on the analytical engine, in this process: the flow engine would cost seconds per
+  // sample. The band is the samples' spread relative to the analytical run at the central values,
+  // applied to the reported value (identical for an analytical report).
+  sim::RunOptions quiet;
+  quiet.engine = sim::EngineKind::analytical;
+  sim::ScenarioSpec central = base;
+  for (const Dimension& d : u.dims) apply(d.knob, central, std::exp(d.center));
+  const sim::ScenarioReport nominal = sim::run_scenario(central, quiet);
+  DDPSIM_CHECK(nominal.results.size() == m, "uncertainty: the central run has different configurations");
+  (void)run;
+  for (const auto& p : pts) {
+    Eigen::VectorXd z(static_cast<Eigen::Index>(normals.size()));
+    for (std::size_t i = 0; i < normals.size(); ++i)
+      z(static_cast<Eigen::Index>(i)) = boost::math::quantile(standard, p[normals[i]]);
+    const Eigen::VectorXd dz = chol * z;
+    sim::ScenarioSpec s = base;
+    for (std::size_t k = 0, ni = 0; k < u.dims.size(); ++k) {
+      const Dimension& d = u.dims[k];
+      const double lnv = d.normal ? d.center + dz(static_cast<Eigen::Index>(ni++)) : d.low + p[k] * (d.high - d.low);
+      apply(d.knob, s, std::exp(lnv));
+    }
+    const sim::ScenarioReport r = sim::run_scenario(s, quiet);
+    DDPSIM_CHECK(r.results.size() == m, "uncertainty: a sample ran different configurations");
+    for (std::size_t i = 0; i < m; ++i) {
+      step[i].push_back(r.results[i].step_time_s);
+      thr[i].push_back(r.results[i].samples_per_s);
+      total[i].push_back(r.results[i].total_time_s);
+      speed[i].push_back(r.results[i].speedup);
+      cost[i].push_back(r.results[i].cost_usd);
+    }
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    sim::ConfigResult& c = report.results[i];
+    const sim::ConfigResult& n = nominal.results[i];
+    c.step_band = band(step[i], c.step_time_s, n.step_time_s);
+    c.samples_band = band(thr[i], c.samples_per_s, n.samples_per_s);
+    c.total_band = band(total[i], c.total_time_s, n.total_time_s);
+    c.speedup_band = band(speed[i], c.speedup, n.speedup);
+    c.cost_band = band(cost[i], c.cost_usd, n.cost_usd);
+  }
+}
+
+}  // namespace ddpsim::calibrate

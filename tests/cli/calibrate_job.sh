@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `ddpsim calibrate job` through the binary: the seed case's committed job profile is what the
+# fit gives (nothing in it is tuned by hand), refusals exit 2 with one line, a calibrated scenario
+# shows intervals and the uncalibrated prediction, a profile says what does not transfer, and
+# `calibrate fit` refuses a p5 log read as a p3.16xlarge, naming the instance it fits.
+set -u
+. "$(dirname "$0")/lib.sh"
+ddpsim=$1 root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$root/scenarios" || exit 1
+
+"$ddpsim" calibrate job p3_8node_fitted.yaml --fit loader_cpu network_efficiency --fit-on nodes=1,2 \
+  --out "$tmp/job.yaml" >"$tmp/out.txt" || say fail "calibrate job exit"
+cmp -s "$tmp/job.yaml" jobs/p3_8node_fitted.yaml && say ok "committed job profile is what the fit gives" ||
+  say fail "job profile differs: $(diff "$tmp/job.yaml" jobs/p3_8node_fitted.yaml | head -5)"
+grep -q 'total held' "$tmp/out.txt" && grep -q '+/-' "$tmp/out.txt" && say ok "values with errors, held-back rows" ||
+  say fail "report: $(cat "$tmp/out.txt")"
+
+# As written the seed case is input-bound: the compute does not move its rows (unit tests cover confounded pairs).
+check input_bound 2 "compute_scale has" "$ddpsim" calibrate job p3_8node_fitted.yaml \
+  --fit compute_scale --out "$tmp/x.yaml"
+check no_effect 2 "no effect" "$ddpsim" calibrate job p3_8node_fitted.yaml --fit network_efficiency --fit-on nodes=1 \
+  --out "$tmp/x.yaml"
+check too_few_rows 2 "cannot determine" "$ddpsim" calibrate job p3_8node_fitted.yaml \
+  --fit loader_cpu network_efficiency --fit-on nodes=1 --out "$tmp/x.yaml"
+check unknown_knob 2 "unknown knob" "$ddpsim" calibrate job p3_8node_fitted.yaml --fit interference --out "$tmp/x.yaml"
+check bad_fit_on 2 "--fit-on" "$ddpsim" calibrate job p3_8node_fitted.yaml --fit compute_scale --fit-on 1,2 --out "$tmp/x.yaml"
+[ ! -e "$tmp/x.yaml" ] && say ok "refused fits write nothing" || say fail "a refused fit wrote its output"
+
+# The calibrated scenario: intervals in the table, uncalibrated beside calibrated.
+"$ddpsim" scenario p3_8node_fitted.yaml >"$tmp/table.txt" || say fail "scenario exit"
+grep -q 'uncalibrated' "$tmp/table.txt" && grep -qE 'min \([0-9.]+-[0-9.]+\)' "$tmp/table.txt" &&
+  say ok "table: intervals and uncalibrated column" || say fail "table: $(head -8 "$tmp/table.txt")"
+"$ddpsim" scenario p3_8node_fitted.yaml --format json | grep -q '"total_time_s_p90"' && say ok "json bands" || say fail "json bands"
+"$ddpsim" scenario p3_8node_fitted.yaml --format csv | head -1 | grep -q 'total_time_s_p10' && say ok "csv bands" || say fail "csv bands"
+
+# The same job profile on a p3dn: the compute (V100 16 GB vs 32 GB part) and the network do not transfer.
+sed -e 's/ml.p3.16xlarge$/p3dn.24xlarge/' -e "s#calibration: p3_8node_fitted.job.yaml#calibration: $root/scenarios/jobs/p3_8node_fitted.yaml#" \
+  -e '/^observed:/,$d' p3_8node_fitted.yaml >"$tmp/p3dn.yaml"
+echo "calibration: $root/scenarios/jobs/p3_8node_fitted.yaml" >>"$tmp/p3dn.yaml"
+"$ddpsim" scenario "$tmp/p3dn.yaml" --samples 4 >"$tmp/p3dn.txt" 2>&1 || say fail "p3dn scenario: $(cat "$tmp/p3dn.txt")"
+grep -q 'network_efficiency not applied' "$tmp/p3dn.txt" && say ok "says what does not transfer" ||
+  say fail "transfer: $(grep -i calibration "$tmp/p3dn.txt")"
+
+check p5_as_p3 2 "p5.48xlarge" "$ddpsim" calibrate fit "$root/tests/data/p5_2node_16gpu_allreduce_awsome.txt" \
+  --instance p3.16xlarge --out "$tmp/p.yaml"
+exit $fail
