@@ -79,7 +79,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
   if (n["startup"].IsDefined() && n["startup_s"].IsDefined())
     r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
-  if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
+  if (auto s = r.number(n, path, "startup_s", false, 0, 9e6)) c.startup = Time::from_seconds(*s);
   if (YAML::Node f = n["fabric"]; f.IsDefined()) read_fabric(r, f, c.fabric);
 }
 
@@ -285,7 +285,7 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   if (!s.communication.profile.empty()) {
     const sim::Profile prof = load_profile(s.communication.profile);
     if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
-      throw UserError(SourceLocation{name, 0, 0}, "communication.profile",
+      throw UserError(locate_field(name, "communication.profile"), "communication.profile",
                       "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
     apply_profile(prof, s);
   }

@@ -23,9 +23,9 @@ std::vector<CommJob> horovod_fusion(const ModelSpec& model, const std::vector<Ti
   std::vector<Ready> order;
   for (std::size_t li = model.layers.size(); li-- > 0;) {
     const Layer& l = model.layers[li];
-    const std::int64_t k = (grad_ready[li].ps + cycle.ps - 1) / cycle.ps;  // first tick at or after ready
+    const std::int64_t k = (grad_ready[li] + cycle - Time{1}).ps / cycle.ps;  // first tick at or after ready (checked)
     for (std::size_t ti = l.params.size(); ti-- > 0;)
-      order.push_back({{li, ti}, Bytes{l.params[ti].numel * static_cast<std::uint64_t>(wire_bytes)}, Time{k * cycle.ps}});
+      order.push_back({{li, ti}, Bytes{l.params[ti].numel * static_cast<std::uint64_t>(wire_bytes)}, cycle * k});
   }
   std::vector<CommJob> jobs;
   CommJob current;
