@@ -58,6 +58,10 @@ class Algorithm {
   // schedules); pipelined algorithms (the ring) override it.
   virtual HopCount latency_hops(const Request& req) const;
   virtual NcclFamily nccl_family() const { return NcclFamily::ring; }
+  // True when NCCL itself runs this algorithm, so `auto` (NCCL's per-size choice, priced with
+  // tuning.cc's model) may pick it. Algorithms NCCL does not have (halving-doubling, direct,
+  // two-level hierarchical, Herring, parameter server) are only run when named.
+  virtual bool nccl_selectable() const { return false; }
 };
 
 }  // namespace ddpsim::algo

@@ -31,6 +31,7 @@ class NvlsAllReduce final : public Algorithm {
   StepSchedule steps(const Request& req) const override;
   CoarseSchedule phases(const Request& req) const override;
   HopCount latency_hops(const Request& req) const override;
+  bool nccl_selectable() const override { return true; }
   NcclFamily nccl_family() const override { return NcclFamily::nvls; }
 };
 

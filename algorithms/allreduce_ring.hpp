@@ -24,6 +24,7 @@ class RingAllReduce final : public Algorithm {
   CoarseSchedule phases(const Request& req) const override;
   // Pipelined (NCCL): 2(P-1) hops of which 2(N-1) cross the network (P-1 and N-1 for the halves).
   HopCount latency_hops(const Request& req) const override;
+  bool nccl_selectable() const override { return true; }
 };
 
 // The rank order of ring `channel` of `channels` (see above); channel 0 is `req.ranks`.

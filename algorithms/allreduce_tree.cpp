@@ -1,5 +1,8 @@
 #include "algorithms/allreduce_tree.hpp"
 
+#include <algorithm>
+
+#include "algorithms/allreduce_ring.hpp"
 #include "algorithms/common.hpp"
 #include "core/error.hpp"
 
@@ -8,34 +11,45 @@ namespace {
 
 using Send = DeviceSend;
 
+// One tree per channel, the bytes split evenly over the channels (as NCCL splits a collective
+// over its channels). Channel c's chain in each node is the node's GPUs rotated as the ring's
+// channel c is (channel_ring), so the chain heads that carry the inter-node trees are spread over
+// the node's GPUs and, through them, over its NICs.
 std::vector<Send> plan(const Request& req)
 {
-  const auto nodes = ranks_by_node(req);
-  const int n = static_cast<int>(nodes.size());
-  std::vector<Send> out;
+  const int channels = std::max(1, req.channels);
+  const std::vector<Bytes> per_channel = split_even(req.bytes, static_cast<std::size_t>(channels));
   // On an NVSwitch node a GPU's two chain sends (S to its parent, S to its child) leave through
   // one switch port, which the analytical backend would not see as shared: draw them as one flow
   // of 2S to the next GPU, which puts the true 2S on each interior GPU's port in each direction.
   // On NVLink meshes and PCIe the two sends use different links and stay separate.
   const bool one_port = req.topo->instance().intra == IntraNodeFabric::nvswitch;
-  for (const auto& node : nodes)
-    for (std::size_t i = 0; i + 1 < node.size(); ++i) {
-      if (one_port) {
-        out.push_back({node[i], node[i + 1], req.bytes + req.bytes});
-        continue;
+  std::vector<Send> out;
+  for (int c = 0; c < channels; ++c) {
+    const Bytes bytes = per_channel[static_cast<std::size_t>(c)];
+    Request chained = req;
+    chained.ranks = channel_ring(req, c, channels);
+    const auto nodes = ranks_by_node(chained);
+    const int n = static_cast<int>(nodes.size());
+    for (const auto& node : nodes)
+      for (std::size_t i = 0; i + 1 < node.size(); ++i) {
+        if (one_port) {
+          out.push_back({node[i], node[i + 1], bytes + bytes});
+          continue;
+        }
+        out.push_back({node[i + 1], node[i], bytes});  // reduce down the chain
+        out.push_back({node[i], node[i + 1], bytes});  // broadcast back
       }
-      out.push_back({node[i + 1], node[i], req.bytes});  // reduce down the chain
-      out.push_back({node[i], node[i + 1], req.bytes});  // broadcast back
-    }
-  const std::vector<Bytes> half = split_even(req.bytes, 2);
-  for (int t = 0; t < 2 && n > 1; ++t)
-    for (int m = 0; m < n; ++m) {
-      const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
-      if (p < 0) continue;
-      const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
-      out.push_back({child, parent, half[static_cast<std::size_t>(t)]});
-      out.push_back({parent, child, half[static_cast<std::size_t>(t)]});
-    }
+    const std::vector<Bytes> half = split_even(bytes, 2);
+    for (int t = 0; t < 2 && n > 1; ++t)
+      for (int m = 0; m < n; ++m) {
+        const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
+        if (p < 0) continue;
+        const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
+        out.push_back({child, parent, half[static_cast<std::size_t>(t)]});
+        out.push_back({parent, child, half[static_cast<std::size_t>(t)]});
+      }
+  }
   return out;
 }
 

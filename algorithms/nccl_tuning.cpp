@@ -10,6 +10,12 @@ constexpr double kBaseLat[2][3] = {{6.6, 14.0, 8.4} /* ring */, {6.8, 14.0, 8.4}
 constexpr double kHwLatNvlink[2][3] = {{0.6, 1.9, 3.4} /* ring */, {0.6, 1.25, 4.0} /* tree */};
 constexpr double kHwLatPci[2][3] = {{1.0, 2.5, 5.7} /* ring */, {1.0, 1.9, 4.0} /* tree */};
 
+// treeCorrectionFactor, powers of two from 64 B to 256 MiB, rows LL, LL128, Simple.
+constexpr double kTreeCorrection[3][23] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+
 std::size_t idx(Protocol p) { return static_cast<std::size_t>(p); }
 // NVLS has its own latency (nccl_latency); its per-step rows fall back to the tree's.
 std::size_t idx(NcclFamily f) { return f == NcclFamily::ring ? 0 : 1; }
@@ -62,6 +68,24 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
     return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + topo.instance().nic.latency * hops.inter;
   const double us = kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo);
   return Time::from_us(us) + topo.instance().nic.latency * hops.inter;
+}
+
+double tree_correction(Protocol p, Bytes bytes)
+{
+  std::uint64_t units = bytes.n >> 6;  // log2i(nBytes >> 6): floor, -1 below 64 bytes
+  if (units == 0) return 1.0;
+  int log = 0;
+  while (units >>= 1) ++log;
+  return log < 23 ? kTreeCorrection[idx(p)][log] : 1.0;
+}
+
+double ring_plateau(Protocol p, CollectiveOp op, Bytes bytes, int channels, const Topology& topo, int ranks)
+{
+  if (p != Protocol::simple || op != CollectiveOp::all_reduce || topo.nodes() <= 1) return 1.0;
+  const std::uint64_t per = bytes.n / static_cast<std::uint64_t>(std::max(1, channels) * std::max(1, ranks));
+  if (per < 64) return 1.0;
+  const int cc = topo.instance().gpu.compute_capability;
+  return cc > 0 && cc < 80 ? 1.9 : 1.4;
 }
 
 LatencyParams nccl_latency_params(NcclFamily family, Protocol p, const Topology& topo)

@@ -31,6 +31,14 @@ double protocol_bandwidth_cap(Protocol p);
 // baseLat + intra x hwLat(NVLink or PCI) + inter x NIC latency (see above).
 Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
 
+// NCCL's two empirical refinements of its model (ncclTopoGetAlgoTime, tuning.cc 2.30):
+// - trees "are not perfectly sticking to the model for medium sizes": their all-reduce bandwidth
+//   is multiplied by treeCorrectionFactor[protocol][log2(bytes / 64)] (0.4 to 1.0);
+// - the ring's "plateau effect": a multi-node Ring/Simple all-reduce with at least 64 bytes per
+//   rank per channel has its latency multiplied by 1.9 (compute capability < 8.0) or 1.4.
+double tree_correction(Protocol p, Bytes bytes);
+double ring_plateau(Protocol p, CollectiveOp op, Bytes bytes, int channels, const Topology& topo, int ranks);
+
 // The per-step latencies above as LatencyParams, for schedules that charge them per step.
 LatencyParams nccl_latency_params(NcclFamily family, Protocol p, const Topology& topo);
 

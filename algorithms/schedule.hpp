@@ -56,6 +56,15 @@ struct Phase {
 struct CoarseSchedule {
   std::vector<Phase> phases;
   Time fixed_latency{0};  // once per collective (e.g. NCCL's base latency)
+  // False when `fixed_latency` already holds the whole latency of the collective, wire hops
+  // included (NCCL's latency formula, applied by sim::CollectiveModel): backends then charge
+  // each phase only its transfers and `steps x step_overhead`, never the route latency again.
+  bool route_latency = true;
+  // Every flow puts wire_factor x its bytes through its route: a protocol's framing (NCCL's LL
+  // sends a 4-byte flag with every 4 bytes of data) and the fraction of line rate the links
+  // achieve (a profile's efficiency), applied by sim::CollectiveModel. Local work too: it is
+  // priced at the same achieved fraction. 1 for plain schedules.
+  double wire_factor = 1.0;
 };
 
 // Totals used by invariant tests: bytes sent by each device over all steps or phases.

@@ -12,13 +12,17 @@ GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const 
   GpuSpec g;
   g.name = name;
   if (!r.expect_map(n, path)) return g;
-  r.allow_keys(n, path, {"memory", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "hbm"});
+  r.allow_keys(n, path, {"memory", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "hbm",
+                         "compute_capability"});
   g.memory = r.bytes(n, path, "memory", true).value_or(Bytes{});
   g.fp32_tflops = r.number(n, path, "fp32_tflops", true, 0.001, 1e6).value_or(1);
   g.tf32_tflops = r.number(n, path, "tf32_tflops", false, 0, 1e6).value_or(0);
   g.fp16_tflops = r.number(n, path, "fp16_tflops", false, 0, 1e6).value_or(0);
   g.bf16_tflops = r.number(n, path, "bf16_tflops", false, 0, 1e6).value_or(0);
   g.hbm = r.bandwidth(n, path, "hbm", true).value_or(Bandwidth{1});
+  // Written as NVIDIA does ("7.0", "9.0"); kept x10 as NCCL's minCompCap is.
+  if (auto cc = r.number(n, path, "compute_capability", false, 1.0, 20.0))
+    g.compute_capability = static_cast<int>(*cc * 10 + 0.5);
   return g;
 }
 
@@ -34,7 +38,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
                           InstanceSpec& s, bool req)
 {
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"description", "gpu", "gpus", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour",
+  r.allow_keys(n, path, {"description", "gpu", "gpus", "smddp_supported", "intra_node", "pcie", "cpu", "nic", "price_usd_per_hour",
                          "price_source"});
   set(r.string(n, path, "description", false), s.description);
   if (auto gpu = r.string(n, path, "gpu", req)) {
@@ -51,6 +55,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
   }
   if (auto g = r.integer(n, path, "gpus", req, 1, 64)) s.gpus = static_cast<int>(*g);
   if (auto p = r.number(n, path, "price_usd_per_hour", req, 0, 1e5)) s.price_usd_per_hour = *p;
+  if (auto b = r.boolean(n, path, "smddp_supported", false)) s.smddp_supported = *b;
   set(r.string(n, path, "price_source", false), s.price_source);  // where and when the price was read
 
   const std::string ip = join_path(path, "intra_node");

@@ -176,22 +176,23 @@ class CollectiveCommand final : public Command {
     sim::set_simulation_timeout(opt_.timeout_s);
     const Topology topo(*inst, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
-    sim::CostModel model(topo, *net);
+    const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
     std::vector<Row> rows;
     auto predict = [&](std::uint64_t b) {
       double t = 0;
-      sim::Choice c;
+      std::optional<sim::PricedCollective> priced;
       try {
-        c = model.choose(op, Bytes{b}, opt_.algo, proto);
-        t = model.time_us(c, prof, Bytes{b});
+        priced = model.price(op, Bytes{b});
+        t = sim::time_alone_us(*priced, *net);
       } catch (const OverflowError& e) {
         // Only the size can drive a collective past the clock (the cluster is bounded above).
         throw UserError(SourceLocation{}, opt_.compare.empty() ? "--max-bytes" : "--compare",
                         std::to_string(b) + " bytes: " + e.what());
       }
+      const sim::PricedCollective& c = *priced;
       const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
       rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
-                         std::string(to_string(c.protocol))});
+                         c.protocol ? std::string(to_string(*c.protocol)) : "-"});
     };
     if (!opt_.compare.empty()) {
       const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));

@@ -97,9 +97,6 @@ sim::Profile parse_profile(const std::string& name, const std::string& text)
   read_scope(r, root, "intra", p.intra);
   read_scope(r, root, "network", p.network);
   r.finish();
-  p.intra_bw_efficiency = p.intra.efficiency;
-  p.inter_bw_efficiency = p.network.efficiency;
-  p.latency.base = Time::from_us(std::max(0.0, p.network.fitted ? p.network.alpha_us : p.intra.alpha_us));
   return p;  // residuals are a record for people; they do not feed predictions
 }
 

@@ -153,6 +153,16 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["price_usd_per_hour"] = r.price_usd_per_hour;
     o["bound"] = r.bound;
     o["bucket_bytes"] = r.bucket_bytes;
+    // Each gradient reduction as the CollectiveModel priced it, in launch order.
+    o["buckets"] = nlohmann::ordered_json::array();
+    for (const sim::BucketResult& b : r.buckets)
+      o["buckets"].push_back({{"bytes", b.bytes},
+                              {"algorithm", b.algorithm},
+                              {"protocol", b.protocol},
+                              {"channels", b.channels},
+                              {"time_s", b.time_s()},
+                              {"ready_s", b.ready_s},
+                              {"start_s", b.start_s}});
     o["cost_usd"] = r.cost_usd;
     o["warnings"] = r.warnings;
     if (r.observed_minutes) {

@@ -211,35 +211,18 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
 {
   if (!r.expect_map(n, "communication")) return;
   r.allow_keys(n, "communication", {"algorithm", "profile"});
-  std::vector<std::string> names;
+  std::vector<std::string> names{"auto"};  // auto: NCCL's choice per bucket size (the default)
   for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
   if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
   // A calibration profile, relative to the scenario file (so a scenario and its profile move together).
   if (auto p = r.string(n, "communication", "profile", false)) {
     const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
-    c.profile = (base / *p).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(c.profile)) {
-      r.error(n["profile"], "communication.profile", "no such file: " + c.profile);
-      c.profile.clear();
+    c.profile_path = (base / *p).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(c.profile_path)) {
+      r.error(n["profile"], "communication.profile", "no such file: " + c.profile_path);
+      c.profile_path.clear();
     }
   }
-}
-
-// Applies a calibration profile to the scenario: the fitted efficiencies scale the catalog's link
-// rates (NVLink/NVSwitch by the one-node fit; NIC and PCIe, the network path, by the multi-node
-// fit) and the fitted latency becomes the collective's base latency. Only fitted scopes apply.
-void apply_profile(const sim::Profile& prof, sim::ScenarioSpec& s)
-{
-  InstanceSpec& inst = s.cluster.instance;
-  if (prof.intra.fitted) {
-    inst.nvswitch_per_gpu.bytes_per_s *= prof.intra.efficiency;
-    inst.nvlink_per_link.bytes_per_s *= prof.intra.efficiency;
-  }
-  if (prof.network.fitted) {
-    inst.nic.bandwidth.bytes_per_s *= prof.network.efficiency;
-    inst.pcie.bytes_per_s *= prof.network.efficiency;
-  }
-  s.communication.latency.base = prof.latency.base;
 }
 
 void read_observed(Reader& r, const YAML::Node& n, std::map<int, double>& observed)
@@ -282,12 +265,13 @@ sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& tex
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s.observed_minutes); });
   r.finish();
-  if (!s.communication.profile.empty()) {
-    const sim::Profile prof = load_profile(s.communication.profile);
+  s.communication.profile = sim::default_profile(s.cluster.instance.name);
+  if (!s.communication.profile_path.empty()) {
+    sim::Profile prof = load_profile(s.communication.profile_path);
     if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
       throw UserError(locate_field(name, "communication.profile"), "communication.profile",
                       "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
-    apply_profile(prof, s);
+    s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
   }
   return s;
 }

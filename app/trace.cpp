@@ -8,27 +8,35 @@ namespace ddpsim::app {
 
 namespace {
 
-// The representative's spans (node 0, "gpu0 ...") copied to node n, GPU g; other spans of node 0
-// (link classes) copied to node n. Spans of other processes are kept as they are.
+// The representative's spans (node 0, GPU 0) copied to every GPU of node n; node 0's link spans
+// copied to node n. Spans of other nodes are kept as they are.
 sim::Timeline replicate(const sim::Timeline& in, const TraceLayout& layout)
 {
   const int nodes = std::max(1, std::min(layout.nodes, layout.max_nodes));
   sim::Timeline out;
   for (int n = 0; n < nodes; ++n)
     for (const sim::Span& s : in.spans) {
-      if (s.process != "node 0") {
+      if (s.node != 0) {
         if (n == 0) out.add(s);
         continue;
       }
-      const bool per_gpu = s.track.rfind("gpu0 ", 0) == 0;
+      const bool per_gpu = s.gpu == 0;
       for (int g = 0; g < (per_gpu ? std::max(1, layout.gpus_per_node) : 1); ++g) {
         sim::Span c = s;
-        c.process = "node " + std::to_string(n);
-        if (per_gpu) c.track = "gpu" + std::to_string(g) + s.track.substr(4);
+        c.node = n;
+        if (per_gpu) c.gpu = g;
         out.add(std::move(c));
       }
     }
   return out;
+}
+
+std::string process_name(const sim::Span& s) { return "node " + std::to_string(s.node); }
+
+std::string track_name(const sim::Span& s)
+{
+  if (s.stream == sim::Stream::link) return "link " + s.link_class;
+  return "gpu" + std::to_string(std::max(0, s.gpu)) + " " + std::string(to_string(s.stream));
 }
 
 }  // namespace
@@ -49,18 +57,20 @@ std::string chrome_trace_json(const sim::Timeline& in, const std::vector<std::pa
     events.push_back(std::move(e));
   };
   for (const sim::Span& s : timeline.spans) {
-    auto [p, new_p] = pids.try_emplace(s.process, static_cast<int>(pids.size()) + 1);
-    if (new_p) meta("process_name", p->second, -1, s.process);
-    auto [t, new_t] = tids.try_emplace({p->second, s.track}, static_cast<int>(tids.size()) + 1);
+    const std::string process = process_name(s), track = track_name(s);
+    auto [p, new_p] = pids.try_emplace(process, static_cast<int>(pids.size()) + 1);
+    if (new_p) meta("process_name", p->second, -1, process);
+    auto [t, new_t] = tids.try_emplace({p->second, track}, static_cast<int>(tids.size()) + 1);
     if (new_t) {
-      meta("thread_name", p->second, t->second, s.track);
+      meta("thread_name", p->second, t->second, track);
       events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", p->second}, {"tid", t->second},
                         {"args", {{"sort_index", t->second}}}});
     }
     ordered_json args = ordered_json::object();
     for (const auto& [k, v] : s.args) args[k] = v;
-    if (s.track.find("comm") != std::string::npos || s.track.rfind("link", 0) == 0)
-      for (const auto& [k, v] : extra_args) args[k] = v;
+    if (s.stream == sim::Stream::comm || s.stream == sim::Stream::link)
+      for (const auto& [k, v] : extra_args)
+        if (!args.contains(k)) args[k] = v;  // a span's own fields (its bucket's algorithm) win
     events.push_back({{"name", s.name},
                       {"ph", "X"},
                       {"pid", p->second},

@@ -7,7 +7,6 @@
 
 #include "sim/network/collective_model.hpp"
 #include "core/error.hpp"
-#include "sim/network/backends.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
@@ -16,7 +15,9 @@ struct Point {
   const NcclLog* log;
   const LogRow* row;
   int nodes;
-  sim::Choice choice;
+  const algo::Algorithm* algorithm;
+  algo::Protocol protocol;
+  sim::CostTerms terms;  // the collective model's split, before any profile
 };
 
 enum Col { kAlpha, kBeta, kGamma };
@@ -25,7 +26,7 @@ double column(Col c, const Point& p)
 {
   switch (c) {
     case kAlpha: return 1.0;
-    case kBeta: return p.choice.bandwidth_us;
+    case kBeta: return p.terms.bandwidth_us;
     case kGamma: return std::sqrt(p.row->bytes.as_double() / static_cast<double>(MiB));
   }
   return 0;
@@ -40,7 +41,7 @@ Eigen::VectorXd solve(const std::vector<Point>& pts, const std::vector<Col>& col
     const double w = 1.0 / pts[i].row->time_us;
     const auto ii = static_cast<Eigen::Index>(i);
     for (std::size_t j = 0; j < cols.size(); ++j) a(ii, static_cast<Eigen::Index>(j)) = w * column(cols[j], pts[i]);
-    b(ii) = w * (pts[i].row->time_us - pts[i].choice.latency_us);
+    b(ii) = w * (pts[i].row->time_us - pts[i].terms.latency_us);
   }
   return a.colPivHouseholderQr().solve(b);
 }
@@ -109,10 +110,12 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   for (const NcclLog& log : logs) {
     const auto [nodes, gpn] = log_shape(instance, log);
     const Topology topo(instance, nodes, gpn);
-    const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
-    sim::CostModel model(topo, *net);
+    sim::CollectiveOptions options;
+    options.algorithm = algorithm;
+    const sim::CollectiveModel model(topo, options);  // catalog alone: the terms the fit works on
     for (const LogRow& row : log.rows) {
-      Point p{&log, &row, nodes, model.choose(algo::CollectiveOp::all_reduce, row.bytes, algorithm)};
+      const sim::PricedCollective c = model.price(algo::CollectiveOp::all_reduce, row.bytes);
+      Point p{&log, &row, nodes, c.algorithm, c.protocol.value_or(algo::Protocol::simple), c.terms};
       (nodes > 1 ? network : intra).push_back(p);
     }
     prof.provenance.inputs.push_back(log.file);
@@ -122,20 +125,15 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   prof.provenance.algorithm = algorithm;
   prof.intra = fit_scope(intra, "one-node");
   prof.network = fit_scope(network, "multi-node");
-  prof.intra_bw_efficiency = prof.intra.efficiency;
-  prof.inter_bw_efficiency = prof.network.efficiency;
-  prof.latency.base = Time::from_us(std::max(0.0, prof.network.fitted ? prof.network.alpha_us : prof.intra.alpha_us));
   prof.provenance.method =
       std::string("weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; ") +
       (algorithm == "auto" ? std::string("NCCL's algorithm/protocol choice from its tuning.cc model")
                            : "algorithm " + algorithm + " (forced in the logs), protocol from NCCL's tuning.cc model");
   for (const auto* pts : {&intra, &network})
     for (const Point& p : *pts) {
-      const double t = p.choice.latency_us + p.choice.bandwidth_us / prof.scope(p.nodes).efficiency +
-                       prof.scope(p.nodes).alpha_us +
-                       prof.scope(p.nodes).gamma_us * std::sqrt(p.row->bytes.as_double() / static_cast<double>(MiB));
+      const double t = sim::profile_time_us(p.terms, prof.scope(p.nodes), p.row->bytes);
       prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
-                                        std::string(p.choice.algorithm->name()), std::string(to_string(p.choice.protocol))});
+                                             std::string(p.algorithm->name()), std::string(to_string(p.protocol))});
     }
   return prof;
 }

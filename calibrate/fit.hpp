@@ -1,7 +1,7 @@
 // Fitting a profile to nccl-tests logs (Eigen least squares). For every out-of-place row the
-// cost model (calibrate/cost_model.hpp) gives NCCL's choice of algorithm and protocol and its
+// collective model (sim/network/collective_model.hpp) gives NCCL's choice of algorithm and protocol and its
 // terms L and B; the fit solves, per scope (one node / several nodes),
-//   t_measured - L = alpha + (1/efficiency) x B + gamma x sqrt(S/MiB)
+//   t_measured - L = alpha + (1/efficiency) x B + gamma x sqrt(S/MiB)   (sim::profile_time_us)
 // weighted by 1/t_measured, so it minimises relative error: small and large sizes count alike
 // (nccl-tests sweeps sizes geometrically). Why these three: alpha is the latency NCCL's table
 // misses, 1/efficiency the bandwidth the links do not deliver, gamma the pipeline fill that makes

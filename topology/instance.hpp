@@ -24,6 +24,7 @@ struct GpuSpec {
   double fp16_tflops = 0;  // dense, tensor cores
   double bf16_tflops = 0;  // dense, tensor cores (0 = not supported)
   Bandwidth hbm;           // memory bandwidth
+  int compute_capability = 0;  // CUDA compute capability x 10 (V100 70, A100 80, H100 90); 0 unknown
 
   // Peak dense throughput for a precision, falling back as the hardware does (no bf16 on V100).
   double peak_flops(Precision p) const;
@@ -66,6 +67,8 @@ struct InstanceSpec {
   int vcpus = 0;
 
   NicSpec nic;
+
+  bool smddp_supported = false;   // listed by SageMaker's data-parallel library (SMDDP)
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

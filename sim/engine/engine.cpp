@@ -1,13 +1,14 @@
 #include "sim/engine/engine.hpp"
+#include "sim/engine/timeline.hpp"
 
 #include "core/error.hpp"
 
 namespace ddpsim::sim {
 
-void Engine::at(Time t, Action action)
+void Engine::at(Time t, Action action, int late)
 {
   DDPSIM_CHECK(t >= now_, "event scheduled in the past (" + std::to_string(t.ps) + " ps < " + std::to_string(now_.ps) + " ps)");
-  queue_.push(Event{t, next_seq_++, std::move(action)});
+  queue_.push(Event{t, late, next_seq_++, std::move(action)});
 }
 
 Time Engine::run()
@@ -21,6 +22,22 @@ Time Engine::run()
     ev.action();
   }
   return now_;
+}
+
+}  // namespace ddpsim::sim
+
+namespace ddpsim::sim {
+
+std::string_view to_string(Stream s)
+{
+  switch (s) {
+    case Stream::compute: return "compute";
+    case Stream::comm: return "comm";
+    case Stream::loader: return "loader";
+    case Stream::optimizer: return "optimizer";
+    case Stream::link: return "link";
+  }
+  return "?";
 }
 
 }  // namespace ddpsim::sim

@@ -17,8 +17,10 @@ class Engine {
   using Action = std::function<void()>;
 
   Time now() const { return now_; }
-  // Runs `action` at absolute time `t` (t >= now()).
-  void at(Time t, Action action);
+  // Runs `action` at absolute time `t` (t >= now()). Among events at the same time, lower `late`
+  // runs first, then the earlier scheduled: a periodic poller (Horovod's background thread) uses
+  // late = 1 to see everything that happened at its instant.
+  void at(Time t, Action action, int late = 0);
   // Runs `action` `delay` after now().
   void after(Time delay, Action action) { at(now_ + delay, std::move(action)); }
   // Processes events until none is left. Returns the time of the last one.
@@ -28,11 +30,16 @@ class Engine {
  private:
   struct Event {
     Time t;
+    int late;
     std::uint64_t seq;
     Action action;
   };
   struct Later {
-    bool operator()(const Event& a, const Event& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+    bool operator()(const Event& a, const Event& b) const
+    {
+      if (a.t != b.t) return a.t > b.t;
+      return a.late != b.late ? a.late > b.late : a.seq > b.seq;
+    }
   };
 
   std::priority_queue<Event, std::vector<Event>, Later> queue_;

@@ -32,13 +32,14 @@ AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexI
   return it->second;
 }
 
-Time AnalyticalBackend::phase_time(const algo::Phase& phase)
+Time AnalyticalBackend::phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule)
 {
   Time slowest{0};
   for (const algo::Flow& f : phase.flows) {
     PathCost c = cost(f.kind, f.src, f.dst);
+    if (!schedule.route_latency) c.latency = Time{0};
     const std::int64_t steps = f.kind == algo::TaskKind::send ? phase.steps : 1;
-    Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes, c.bandwidth);
+    Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes.as_double() * schedule.wire_factor, c.bandwidth);
     slowest = max(slowest, t);
   }
   return slowest;
@@ -47,7 +48,7 @@ Time AnalyticalBackend::phase_time(const algo::Phase& phase)
 Time AnalyticalBackend::duration(const algo::CoarseSchedule& schedule)
 {
   Time total = schedule.fixed_latency;
-  for (const algo::Phase& phase : schedule.phases) total += phase_time(phase);
+  for (const algo::Phase& phase : schedule.phases) total += phase_time(phase, schedule);
   return total;
 }
 
@@ -62,7 +63,7 @@ std::vector<JobTiming> AnalyticalBackend::run(const std::vector<CollectiveJob>& 
     if (timeline_) {
       Time t = out[i].start + jobs[i].schedule.fixed_latency;
       for (const algo::Phase& phase : jobs[i].schedule.phases) {
-        const Time end = t + phase_time(phase);
+        const Time end = t + phase_time(phase, jobs[i].schedule);
         record_phase(*timeline_, topo_, router_, jobs[i], phase, t, end);
         t = end;
       }

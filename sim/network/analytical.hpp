@@ -27,7 +27,8 @@ class AnalyticalBackend final : public NetworkBackend {
     Bandwidth bandwidth;
   };
   PathCost cost(algo::TaskKind kind, VertexId src, VertexId dst);
-  Time phase_time(const algo::Phase& phase);
+  // `route_latency`: the schedule's flag (algo::CoarseSchedule::route_latency).
+  Time phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule);
 
   const Topology& topo_;
   Router router_;

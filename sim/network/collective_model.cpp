@@ -8,77 +8,152 @@
 
 namespace ddpsim::sim {
 
-std::vector<std::string> auto_algorithms() { return {"ring", "nvls", "tree", "hierarchical"}; }
-
-int default_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
-
-CostModel::CostModel(const Topology& topo, NetworkBackend& net)
-    : topo_(topo), net_(net), ranks_(ring_order(topo)), channels_(default_channels(topo))
+std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::CollectiveOp op)
 {
+  std::vector<const algo::Algorithm*> out;
+  for (const auto& a : algo::Registry::instance().all())
+    if (a->nccl_selectable() && a->supports(op) && a->available(topo)) out.push_back(a.get());
+  return out;
 }
 
-algo::Request CostModel::request(algo::CollectiveOp op, Bytes bytes) const
+int nccl_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
+
+double profile_time_us(const CostTerms& terms, const ScopeParams& scope, Bytes bytes)
 {
-  return algo::Request{op, bytes, &topo_, ranks_, {}, channels_};
+  DDPSIM_CHECK(scope.efficiency > 0, "profile efficiency must be positive");
+  return scope.alpha_us + terms.latency_us + terms.bandwidth_us / scope.efficiency +
+         scope.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
 }
 
-double CostModel::schedule_us(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes)
+CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options)
+    : topo_(topo),
+      options_(std::move(options)),
+      ranks_(options_.ranks.empty() ? ring_order(topo) : options_.ranks),
+      channels_(options_.channels > 0 ? options_.channels : nccl_channels(topo)),
+      timer_(std::make_unique<AnalyticalBackend>(topo))
 {
-  CollectiveJob job;
-  job.schedule = a.phases(request(op, bytes));
-  const JobTiming t = net_.run({job}).front();
-  return (t.end - t.start).us();
+  if (options_.algorithm != "auto") named_ = &algo::Registry::instance().get(options_.algorithm);
+  DDPSIM_CHECK(named_ || options_.nccl, "only NCCL chooses its algorithm per size: name one");
 }
 
-Choice CostModel::choose(algo::CollectiveOp op, Bytes bytes, std::string_view algorithm,
-                         std::optional<algo::Protocol> protocol)
+algo::Request CollectiveModel::request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const
 {
-  std::vector<const algo::Algorithm*> candidates;
-  const algo::Registry& reg = algo::Registry::instance();
-  if (algorithm == "auto") {
-    for (const std::string& name : auto_algorithms())
-      if (const algo::Algorithm* a = reg.find(name); a && a->supports(op) && a->available(topo_)) candidates.push_back(a);
-    if (candidates.empty())  // e.g. broadcast: any registered algorithm that implements it
-      for (const auto& a : reg.all())
-        if (a->supports(op) && a->available(topo_)) candidates.push_back(a.get());
-  } else {
-    const algo::Algorithm& a = reg.get(algorithm);
-    if (!a.supports(op))
-      throw UserError("algorithm \"" + std::string(algorithm) + "\" does not implement " + std::string(to_string(op)));
-    if (!a.available(topo_))
-      throw UserError("algorithm \"" + std::string(algorithm) + "\" is not available on " + topo_.instance().name);
-    candidates.push_back(&a);
+  return algo::Request{op, bytes, &topo_, ranks_, latency, channels_};
+}
+
+// NCCL's model for one algorithm: its best protocol (or `only`), with L and B as tuning.cc has them.
+PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
+                                       std::optional<algo::Protocol> only) const
+{
+  const algo::Request req = request(op, bytes, {});
+  PricedCollective out;
+  out.algorithm = &a;
+  out.channels = channels_;
+  out.schedule = a.phases(req);
+  out.schedule.fixed_latency = Time{0};
+  out.schedule.route_latency = false;
+  double line_us = timer_->duration(out.schedule).us();  // B_line: transfers only
+  if (a.nccl_family() == algo::NcclFamily::tree && topo_.nodes() > 2 && op == algo::CollectiveOp::all_reduce) {
+    // Tree bandwidth at 3+ nodes: a head GPU's NIC then carries its parent and two children at
+    // once, which flows timed alone do not show. NCCL's model (tuning.cc) takes the tree's bus
+    // bandwidth from the inter-node graph beyond 2 nodes and converts it at 0.5 where the ring
+    // converts at nRanks / nsteps, so the tree moves its bytes n/(n-1) times slower than the ring.
+    algo::CoarseSchedule ring = algo::Registry::instance().get("ring").phases(req);
+    ring.fixed_latency = Time{0};
+    ring.route_latency = false;
+    const double n = static_cast<double>(ranks_.size());
+    const double tree_us = timer_->duration(ring).us() * n / (n - 1);
+    if (tree_us > line_us && line_us > 0) out.schedule.wire_factor = tree_us / line_us;
+    line_us = std::max(line_us, tree_us);
   }
-  DDPSIM_CHECK(!candidates.empty(), "no algorithm implements " + std::string(to_string(op)));
-  if (protocol && *protocol != algo::Protocol::simple && candidates.size() == 1 &&
-      candidates.front()->nccl_family() == algo::NcclFamily::nvls)
-    throw UserError("nvls runs with the Simple protocol only");
-  std::vector<algo::Protocol> protocols = protocol ? std::vector<algo::Protocol>{*protocol} : algo::all_protocols();
-  Choice best;
-  double best_t = 0;
-  for (const algo::Algorithm* a : candidates) {
-    const double line_us = std::max(0.0, schedule_us(*a, op, bytes) - schedule_us(*a, op, Bytes{0}));
-    const algo::HopCount hops = a->latency_hops(request(op, bytes));
-    for (algo::Protocol p : protocols) {
-      // NCCL runs NVLS with the Simple protocol only (tuning.cc disables LL/LL128 for it).
-      if (a->nccl_family() == algo::NcclFamily::nvls && p != algo::Protocol::simple) continue;
-      Choice c{a, p, algo::nccl_latency(a->nccl_family(), p, hops, topo_).us(), line_us / algo::protocol_bandwidth_cap(p)};
-      const double t = c.latency_us + c.bandwidth_us;
+  const double sharing = out.schedule.wire_factor;  // 1, or the tree's 3+ node slowdown
+  const algo::HopCount hops = a.latency_hops(req);
+  const int ranks = static_cast<int>(ranks_.size());
+  double best = 0;
+  for (algo::Protocol p : only ? std::vector<algo::Protocol>{*only} : algo::all_protocols()) {
+    // NCCL runs NVLS with the Simple protocol only (tuning.cc disables LL/LL128 for it).
+    if (a.nccl_family() == algo::NcclFamily::nvls && p != algo::Protocol::simple) continue;
+    const bool tree = a.nccl_family() == algo::NcclFamily::tree && op == algo::CollectiveOp::all_reduce;
+    const double ring = a.nccl_family() == algo::NcclFamily::ring ? algo::ring_plateau(p, op, bytes, channels_, topo_, ranks) : 1.0;
+    const double bw_divisor = algo::protocol_bandwidth_cap(p) * (tree ? algo::tree_correction(p, bytes) : 1.0);
+    const CostTerms terms{algo::nccl_latency(a.nccl_family(), p, hops, topo_).us() * ring, line_us / bw_divisor};
+    const double t = terms.latency_us + terms.bandwidth_us;
+    if (!out.protocol || t < best) {
+      out.protocol = p;
+      out.terms = terms;
+      out.schedule.wire_factor = sharing / bw_divisor;
+      best = t;
+    }
+  }
+  return out;
+}
+
+// An algorithm NCCL does not run: its own schedule, route latency per step and the caller's
+// software latency; the latency part is the schedule's time at zero bytes.
+PricedCollective CollectiveModel::plain(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes) const
+{
+  PricedCollective out;
+  out.algorithm = &a;
+  out.channels = channels_;
+  out.schedule = a.phases(request(op, bytes, options_.software));
+  const double latency_us = timer_->duration(a.phases(request(op, Bytes{0}, options_.software))).us();
+  out.terms = CostTerms{latency_us, std::max(0.0, timer_->duration(out.schedule).us() - latency_us)};
+  return out;
+}
+
+// The profile, in the schedule: alpha and gamma join the fixed latency, 1/efficiency the wire factor.
+void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
+{
+  const ScopeParams& s = scope();
+  DDPSIM_CHECK(s.efficiency > 0, "profile efficiency must be positive");
+  const double extra_us = s.alpha_us + s.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
+  if (p.protocol) p.schedule.fixed_latency = Time::from_us(p.terms.latency_us);
+  // A negative fitted alpha (NCCL's table above the machine's latency) never makes time negative.
+  p.schedule.fixed_latency = max(Time{0}, p.schedule.fixed_latency + Time::from_us(extra_us));
+  p.schedule.wire_factor /= s.efficiency;
+}
+
+PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) const
+{
+  PricedCollective best;
+  if (named_) {
+    if (!named_->supports(op))
+      throw UserError("algorithm \"" + std::string(named_->name()) + "\" does not implement " + std::string(to_string(op)));
+    if (!named_->available(topo_))
+      throw UserError("algorithm \"" + std::string(named_->name()) + "\" is not available on " + topo_.instance().name);
+    if (named_->nccl_family() == algo::NcclFamily::nvls && options_.protocol && *options_.protocol != algo::Protocol::simple)
+      throw UserError("nvls runs with the Simple protocol only");
+    best = options_.nccl && named_->nccl_selectable() ? nccl(*named_, op, bytes, options_.protocol)
+                                                      : plain(*named_, op, bytes);
+  } else {
+    std::vector<const algo::Algorithm*> candidates = nccl_candidates(topo_, op);
+    if (candidates.empty()) {  // e.g. broadcast: any registered algorithm that implements it
+      for (const auto& a : algo::Registry::instance().all())
+        if (a->supports(op) && a->available(topo_)) candidates.push_back(a.get());
+    }
+    DDPSIM_CHECK(!candidates.empty(), "no algorithm implements " + std::string(to_string(op)));
+    double best_t = 0;
+    for (const algo::Algorithm* a : candidates) {
+      if (options_.protocol && *options_.protocol != algo::Protocol::simple && a->nccl_family() == algo::NcclFamily::nvls)
+        continue;
+      PricedCollective c = a->nccl_selectable() ? nccl(*a, op, bytes, options_.protocol) : plain(*a, op, bytes);
+      const double t = c.terms.latency_us + c.terms.bandwidth_us;
       if (!best.algorithm || t < best_t) {
-        best = c;
+        best = std::move(c);
         best_t = t;
       }
     }
   }
+  apply_profile(best, bytes);
   return best;
 }
 
-double CostModel::time_us(const Choice& c, const Profile& profile, Bytes bytes) const
+double time_alone_us(const PricedCollective& p, NetworkBackend& net)
 {
-  const ScopeParams& s = profile.scope(topo_.nodes());
-  DDPSIM_CHECK(s.efficiency > 0, "profile efficiency must be positive");
-  return s.alpha_us + c.latency_us + c.bandwidth_us / s.efficiency +
-         s.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
+  CollectiveJob job;
+  job.schedule = p.schedule;
+  const JobTiming t = net.run({job}).front();
+  return (t.end - t.start).us();
 }
 
 }  // namespace ddpsim::sim

@@ -1,64 +1,109 @@
-// The collective time model used by `ddpsim collective` and fitted by `ddpsim calibrate fit`.
-//   t = alpha + L_nccl(algorithm, protocol) + B_line(algorithm, S) / (cap(protocol) x efficiency)
-//       + gamma x sqrt(S / MiB)
-// B_line is the bandwidth part of the algorithm's coarse schedule timed by a network backend on
-// the catalog's links (its time at S bytes minus its time at 0 bytes, with no software latency);
-// L_nccl is NCCL's latency formula for the algorithm's latency_hops() (algorithms/nccl_tuning.hpp);
-// alpha, efficiency and gamma come from a profile (calibrate/profile.hpp), per scope.
-// `auto` picks the algorithm and protocol as NCCL's tuning.cc does: the smallest L + B/cap among
-// the NCCL-like algorithms (ring; nvls where the machine has NVLink SHARP; tree; hierarchical, the
-// unpipelined two-level form, as in NCCL's CollNet/NVLSTree shapes), before any
-// fitted correction, exactly as NCCL decides on its own model rather than on measurements.
+// The CollectiveModel: the ONE way anything in ddpsim prices a collective (a scenario's DDP
+// buckets, Horovod's fused cycles, SMDDP's buffers, ZeRO's shards, `ddpsim collective`, and the
+// predictions `calibrate fit` compares with measurements). It owns
+//   - the rank order (the topology's ring order unless a framework supplies its own ranks),
+//   - the channel count (one ring per NIC across nodes, as NCCL wants, one inside a node),
+//   - NCCL's choice of algorithm and protocol per size, made on NCCL's own model (tuning.cc):
+//       estimate = L_nccl(algorithm, protocol, hops) x plateau + B_line / (cap(protocol) x tree)
+//     over every registered algorithm that declares itself nccl_selectable() and is available on
+//     the machine (no hard-coded list), where B_line is the algorithm's coarse schedule timed on
+//     the topology's links with no latency, cap the protocol's bandwidth cap, tree NCCL's
+//     treeCorrectionFactor and plateau the ring's plateau factor (algorithms/nccl_tuning.hpp),
+//   - the profile (sim/network/profile.hpp), applied here and nowhere else:
+//       t = alpha + L_nccl x plateau + B_line / (cap x tree x efficiency) + gamma x sqrt(S / MiB)
+// and returns the collective as a CoarseSchedule that any network backend times: the latency
+// terms become its fixed latency (route latency off: NCCL's formula already holds the wire hops),
+// the bandwidth divisors its wire factor. On the analytical backend the schedule takes exactly t;
+// on the flow backend shared links stretch its transfers.
+// Algorithms NCCL does not run (Herring, parameter server, halving-doubling, direct, the
+// two-level hierarchical form) are priced as their schedules say: route latency per step plus the
+// caller's software latency, the profile's alpha, gamma and efficiency on top.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "algorithms/nccl_tuning.hpp"
-#include "sim/network/profile.hpp"
+#include "sim/network/analytical.hpp"
 #include "sim/network/network.hpp"
+#include "sim/network/profile.hpp"
 
 namespace ddpsim::sim {
 
-struct Choice {
-  const algo::Algorithm* algorithm = nullptr;
-  algo::Protocol protocol = algo::Protocol::simple;
-  double latency_us = 0;    // L_nccl
-  double bandwidth_us = 0;  // B_line / cap(protocol), at efficiency 1
+// The algorithms `auto` chooses from on `topo`: registered, nccl_selectable(), available, and
+// implementing `op`, in registry order (ties go to the earlier one).
+std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::CollectiveOp op);
+
+// NCCL's channel count as modelled: one ring per NIC across nodes (every NIC carries traffic;
+// aws-ofi-nccl asks for at least 8 channels on a 4-NIC p4d, i.e. >= 2 per NIC), one inside a node
+// (rotated rings on one node reuse the same GPU pairs, so more channels add no bandwidth here).
+int nccl_channels(const Topology& topo);
+
+struct CollectiveOptions {
+  std::string algorithm = "auto";           // "auto" (NCCL's choice per size) or a registered name
+  std::optional<algo::Protocol> protocol;   // fixed protocol, or NCCL's choice
+  Profile profile;                          // default: the catalog alone (no fitted terms)
+  std::vector<VertexId> ranks;              // rank order; empty: ring_order(topo)
+  algo::LatencyParams software;             // per-step costs of a non-NCCL library (Gloo's TCP)
+  int channels = 0;                         // 0: nccl_channels(topo)
+  // False for libraries that are not NCCL (Gloo, SMDDP's servers, a parameter server): no
+  // per-size choice, no NCCL latency formula or protocol; the named algorithm's schedule as is.
+  bool nccl = true;
 };
 
-// The algorithms `auto` chooses from, in tie-break order.
-std::vector<std::string> auto_algorithms();
-// NCCL's channel count as modelled: one ring per NIC across nodes (every NIC carries traffic,
-// FACTS.md: NCCL wants >= 8 channels for 4 NICs on p4d), one inside a node (rotated rings on one
-// node reuse the same GPU pairs, so more channels add no bandwidth in this model).
-int default_channels(const Topology& topo);
+// The split of a collective's time that the profile's formula works on (microseconds).
+struct CostTerms {
+  double latency_us = 0;    // L_nccl x plateau (NCCL algorithms), or the schedule's latency part
+  double bandwidth_us = 0;  // B_line / (cap x tree): the transfers at efficiency 1
+};
 
-class CostModel {
+// t = alpha + latency + bandwidth / efficiency + gamma sqrt(S/MiB): the profile's formula, the
+// one definition `calibrate fit` fits and CollectiveModel schedules.
+double profile_time_us(const CostTerms& terms, const ScopeParams& scope, Bytes bytes);
+
+struct PricedCollective {
+  const algo::Algorithm* algorithm = nullptr;
+  std::optional<algo::Protocol> protocol;  // set for NCCL algorithms
+  int channels = 1;
+  CostTerms terms;                         // before the profile
+  algo::CoarseSchedule schedule;           // profile applied: what a backend times
+};
+
+class CollectiveModel {
  public:
-  // `net` must be a backend built on `topo`.
-  CostModel(const Topology& topo, NetworkBackend& net);
+  // Throws UserError for an unknown algorithm name.
+  CollectiveModel(const Topology& topo, CollectiveOptions options);
 
-  // `algorithm`: "auto" or a registered name; `protocol`: fixed, or the cheapest.
-  // Throws UserError for an unknown algorithm or one that does not implement `op`.
-  Choice choose(algo::CollectiveOp op, Bytes bytes, std::string_view algorithm,
-                std::optional<algo::Protocol> protocol = std::nullopt);
+  // Throws UserError when a named algorithm does not implement `op`, is not available on this
+  // machine, or (nvls) is asked for a protocol it does not run.
+  PricedCollective price(algo::CollectiveOp op, Bytes bytes) const;
 
-  // The predicted time of a choice with the profile's parameters for this topology's scope.
-  double time_us(const Choice& c, const Profile& profile, Bytes bytes) const;
-
+  // The profile's scope for this topology (one node, or the network).
+  const ScopeParams& scope() const { return options_.profile.scope(topo_.nodes()); }
   const Topology& topology() const { return topo_; }
+  const std::vector<VertexId>& ranks() const { return ranks_; }
+  const CollectiveOptions& options() const { return options_; }
 
  private:
-  algo::Request request(algo::CollectiveOp op, Bytes bytes) const;
-  double schedule_us(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes);
+  algo::Request request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const;
+  PricedCollective nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
+                        std::optional<algo::Protocol> only) const;
+  PricedCollective plain(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes) const;
+  void apply_profile(PricedCollective& p, Bytes bytes) const;
 
   const Topology& topo_;
-  NetworkBackend& net_;
+  CollectiveOptions options_;
   std::vector<VertexId> ranks_;
   int channels_;
+  const algo::Algorithm* named_ = nullptr;  // null for auto
+  // Times schedules for NCCL's own model (the choice never depends on the engine in use).
+  std::unique_ptr<AnalyticalBackend> timer_;
 };
+
+// Times one priced collective alone on `net` (an idle network), in microseconds.
+double time_alone_us(const PricedCollective& p, NetworkBackend& net);
 
 }  // namespace ddpsim::sim

@@ -1,5 +1,6 @@
 #include "sim/network/flow_backend.hpp"
 
+#include <cmath>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -153,6 +154,9 @@ std::optional<FoldedBytes> symmetric(const Topology& topo, const std::vector<Col
   return out;
 }
 
+// The bytes a flow puts on the wire when the schedule inflates them (algo::CoarseSchedule::wire_factor).
+Bytes scaled(Bytes b, double factor) { return Bytes{static_cast<std::uint64_t>(std::llround(b.as_double() * factor))}; }
+
 struct Planned {
   FlowGraph graph;
   std::vector<std::uint32_t> start, end;  // per job: items whose completion is its start and end
@@ -186,10 +190,12 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
         const Bytes bytes = fold ? (*folded)[j][k][i] : f.bytes;
         const bool send = f.kind == algo::TaskKind::send;
         // As the analytical backend: a send pays steps x (route latency + overhead); local work once.
-        const Time delay = send ? (router.route(f.src, f.dst).latency + f.step_overhead) * phase.steps : f.step_overhead;
+        const Time wire = send && job.schedule.route_latency ? router.route(f.src, f.dst).latency : Time{0};
+        const Time delay = send ? (wire + f.step_overhead) * phase.steps : f.step_overhead;
         auto [d, fresh] = delays.try_emplace(delay.ps, last);
         if (fresh && delay > Time{0}) d->second = b.wait({last}, delay);
-        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), bytes, {d->second}));
+        const Bytes on_wire = job.schedule.wire_factor == 1.0 ? bytes : scaled(bytes, job.schedule.wire_factor);
+        flows.push_back(b.add(b.route(f.kind, f.src, f.dst), on_wire, {d->second}));
       }
       out.flows += flows.size();
       if (flows.empty()) flows.push_back(last);

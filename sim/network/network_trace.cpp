@@ -16,7 +16,7 @@ void record_phase(Timeline& timeline, const Topology& topo, const Router& router
     for (EdgeId e : router.route(f.src, f.dst).links) classes.insert(topo.link(e).cls);
   }
   for (LinkClass c : classes)
-    timeline.add({"node 0", "link " + std::string(to_string(c)), job.label + " " + phase.name, start, end,
+    timeline.add({0, -1, Stream::link, std::string(to_string(c)), job.label + " " + phase.name, start, end,
                   {{"bucket", job.label}, {"phase", phase.name}, {"node0_bytes", std::to_string(bytes)},
                    {"flows", std::to_string(phase.flows.size())}}});
 }

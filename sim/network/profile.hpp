@@ -1,7 +1,8 @@
 // A calibration profile: the cost parameters fitted for one instance type, with where they came
 // from. Scenarios and `ddpsim collective` use it instead of the catalog's defaults.
 //
-// The collective time model (calibrate/cost_model.hpp) for a collective of S bytes is
+// The collective time model (sim/network/collective_model.hpp, the one place it is applied) for a
+// collective of S bytes is
 //   t = alpha + L_nccl + B_line / efficiency + gamma x sqrt(S / 1 MiB)
 // where L_nccl is NCCL's own latency formula (algorithms/nccl_tuning.hpp) and B_line the
 // schedule's bandwidth time on the catalog's links with the protocol's cap. Fitted, per scope
@@ -49,9 +50,6 @@ struct Residual {
 
 struct Profile {
   std::string instance;
-  algo::LatencyParams latency;  // software latency terms
-  double intra_bw_efficiency = 1.0;  // achieved / line-rate bandwidth inside a node
-  double inter_bw_efficiency = 1.0;  // achieved / line-rate bandwidth across nodes
   ScopeParams intra;    // used for one-node collectives
   ScopeParams network;  // used when the collective spans nodes
   Provenance provenance;

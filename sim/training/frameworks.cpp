@@ -60,45 +60,4 @@ Time horovod_cycle_time(const FrameworkOptions& o)
   return Time::from_us(o.horovod == HorovodDefaults::pre_2020 ? 5000 : 1000);
 }
 
-std::vector<CommJob> plan_communication(const ModelSpec& model, const std::vector<Time>& grad_ready,
-                                        const FrameworkOptions& o)
-{
-  DDPSIM_CHECK(grad_ready.size() == model.layers.size(), "gradient ready times do not match the model");
-  DDPSIM_CHECK(o.bytes_per_element > 0, "gradient element size must be positive");
-  // Compression casts 4-byte gradients to fp16 on the wire; 2-byte gradients stay as they are.
-  const int wire = o.fp16_compress ? std::min(o.bytes_per_element, 2) : o.bytes_per_element;
-  if (o.framework == Framework::horovod)
-    return horovod_fusion(model, grad_ready, wire, horovod_fusion_threshold(o), horovod_cycle_time(o));
-
-  // DDP's Reducer sizes buckets by the gradients' own element size (the hook compresses a bucket
-  // after it was formed), so buckets are formed at bytes_per_element and sent at `wire`.
-  std::vector<CommJob> jobs;
-  for (Bucket& b : ddp_buckets(model, o.bytes_per_element, o.first_bucket_cap, o.bucket_cap)) {
-    CommJob j;
-    for (const TensorRef& t : b.tensors) {
-      j.ready = max(j.ready, grad_ready[t.layer]);
-      j.bytes += Bytes{model.layers[t.layer].params[t.tensor].numel * static_cast<std::uint64_t>(wire)};
-    }
-    j.tensors = std::move(b.tensors);
-    jobs.push_back(std::move(j));
-  }
-  if (o.framework == Framework::smddp && o.smddp_fusion_threshold.n > 0) {
-    // The fusion buffer takes buckets in order and is sent once it exceeds the threshold.
-    std::vector<CommJob> fused;
-    CommJob buffer;
-    for (CommJob& j : jobs) {
-      buffer.tensors.insert(buffer.tensors.end(), j.tensors.begin(), j.tensors.end());
-      buffer.bytes += j.bytes;
-      buffer.ready = max(buffer.ready, j.ready);
-      if (buffer.bytes > o.smddp_fusion_threshold) {
-        fused.push_back(std::move(buffer));
-        buffer = CommJob{};
-      }
-    }
-    if (!buffer.tensors.empty()) fused.push_back(std::move(buffer));
-    return fused;
-  }
-  return jobs;
-}
-
 }  // namespace ddpsim::sim

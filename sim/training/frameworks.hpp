@@ -61,14 +61,10 @@ struct CommJob {
   Time ready{0};
 };
 
-// The reductions of one step, in launch order. `grad_ready[l]` is when layer l's gradients are
-// ready (registration order). Bytes are on the wire: halved by fp16 compression of 4-byte gradients.
+// The reductions of one step, in launch order, when layer l's gradients are ready at
+// grad_ready[l] (registration order): the framework's reducer (sim/training/reducers.hpp) run on
+// an engine of its own. Bytes are on the wire: halved by fp16 compression of 4-byte gradients.
 std::vector<CommJob> plan_communication(const ModelSpec& model, const std::vector<Time>& grad_ready,
                                         const FrameworkOptions& options);
-
-// Horovod Tensor Fusion alone (frameworks_horovod.cpp): `tensor_bytes` and `ready` per tensor in
-// the order gradients become ready.
-std::vector<CommJob> horovod_fusion(const ModelSpec& model, const std::vector<Time>& grad_ready, int wire_bytes,
-                                    Bytes threshold, Time cycle);
 
 }  // namespace ddpsim::sim

@@ -1,65 +1,165 @@
 #include "sim/training/iteration.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/training/reducers.hpp"
 
 namespace ddpsim::sim {
+namespace {
+
+Time scaled(Time t, double scale) { return scale == 1.0 ? t : Time{std::llround(static_cast<double>(t.ps) * scale)}; }
+
+// The state of one iteration on the engine: per-class compute streams that report gradients,
+// the framework's reducer, then the communication stream's completions and each class's optimizer.
+class IterationRun {
+ public:
+  IterationRun(const IterationSetup& setup, Timeline* timeline)
+      : s_(setup),
+        model_(*setup.model),
+        timeline_(timeline),
+        classes_(setup.classes.empty() ? std::vector<RankClass>{RankClass{1, 1.0, setup.loader}} : setup.classes),
+        reducer_(make_reducer(model_, setup.framework)),
+        arrived_(model_.layers.size(), 0),
+        backward_end_(classes_.size())
+  {
+  }
+
+  IterationResult run()
+  {
+    const std::int64_t k = s_.accum_steps;
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      const double scale = classes_[c].compute_scale;
+      DDPSIM_CHECK(scale > 0 && std::isfinite(scale), "rank class compute scale must be positive");
+      // The k-1 accumulation micro-steps, then the last micro-step's forward, then backward.
+      const Time accumulation = scaled(s_.times.forward_total + s_.times.backward_total, scale) * (k - 1);
+      const Time forward = scaled(s_.times.forward_total, scale);
+      if (c == 0 && timeline_) {
+        if (k > 1) span(Stream::compute, "accumulation micro-steps", Time{0}, accumulation);
+        span(Stream::compute, "forward", accumulation, accumulation + forward);
+      }
+      engine_.at(accumulation + forward, [this, c] { backward_layer(c, static_cast<std::uint32_t>(model_.layers.size())); });
+    }
+    engine_.run();
+    communicate();
+    IterationResult r = finish();
+    r.events = engine_.events_processed();
+    return r;
+  }
+
+ private:
+  // Starts backward of layer `i - 1` of class c (layers run from the last to the first).
+  void backward_layer(std::uint32_t c, std::uint32_t i)
+  {
+    if (i == 0) {
+      backward_end_[c] = engine_.now();
+      return;
+    }
+    const std::uint32_t layer = i - 1;
+    const Time d = scaled(s_.times.backward[layer], classes_[c].compute_scale);
+    if (c == 0 && timeline_) span(Stream::compute, "bwd " + model_.layers[layer].name, engine_.now(), engine_.now() + d);
+    engine_.after(d, [this, c, layer] {
+      // A layer's gradients are ready for the collectives once every class has them.
+      if (++arrived_[layer] == classes_.size()) reducer_->gradient_ready(engine_, layer);
+      backward_layer(c, layer);
+    });
+  }
+
+  // The released reductions, priced and run in release order on the communication stream. The
+  // backend times them all at once (the flow engine shares links among the ones in flight), which
+  // is exact while the streams do not feed back on each other (compute does not wait for
+  // communication before the optimizer).
+  void communicate()
+  {
+    const std::vector<CommJob>& plan = reducer_->released();
+    std::vector<CollectiveJob> jobs;
+    jobs.reserve(plan.size());
+    for (std::size_t b = 0; b < plan.size(); ++b) {
+      PricedCollective p = s_.collective(plan[b].bytes);
+      buckets_.push_back(BucketTiming{plan[b].bytes, plan[b].ready, Time{0}, Time{0}, p.algorithm, p.protocol, p.channels});
+      jobs.push_back(CollectiveJob{plan[b].ready, 0, std::move(p.schedule), "bucket " + std::to_string(b)});
+    }
+    const std::vector<JobTiming> timings = s_.network->run(jobs);
+    DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
+    for (std::size_t b = 0; b < jobs.size(); ++b) {
+      buckets_[b].start = timings[b].start;
+      buckets_[b].end = timings[b].end;
+      comm_end_ = max(comm_end_, timings[b].end);
+    }
+  }
+
+  IterationResult finish()
+  {
+    IterationResult r;
+    std::vector<Time> end(classes_.size());
+    std::size_t slowest = 0;
+    Time fastest_end{0};
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      const Time grads_done = max(backward_end_[c], comm_end_);
+      end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
+      if (end[c] > end[slowest]) slowest = c;
+      if (c == 0 || end[c] < fastest_end) fastest_end = end[c];
+    }
+    const RankClass& rc = classes_[slowest];
+    const std::int64_t k = s_.accum_steps;
+    r.forward = scaled(s_.times.forward_total, rc.compute_scale) * k;
+    r.backward = scaled(s_.times.backward_total, rc.compute_scale) * k;
+    r.optimizer = scaled(s_.optimizer, rc.compute_scale);
+    r.overhead = s_.step_overhead;
+    r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
+    r.sync_wait = end[slowest] - fastest_end;
+    Time loader{0};
+    for (const RankClass& c : classes_) loader = max(loader, c.loader);
+    r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
+    r.step = end[slowest] + r.loader_wait;
+    for (const BucketTiming& b : buckets_) r.comm_busy += b.end - b.start;
+    if (timeline_) {
+      const Time grads_done = max(backward_end_[0], comm_end_);
+      span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
+      if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
+      for (std::size_t b = 0; b < buckets_.size(); ++b) {
+        const BucketTiming& t = buckets_[b];
+        span(Stream::comm, "bucket " + std::to_string(b), t.start, t.end,
+             {{"bytes", std::to_string(t.bytes.n)},
+              {"bucket", std::to_string(b)},
+              {"algorithm", std::string(t.algorithm->name())},
+              {"protocol", t.protocol ? std::string(to_string(*t.protocol)) : "-"},
+              {"channels", std::to_string(t.channels)}});
+      }
+    }
+    r.buckets = std::move(buckets_);
+    return r;
+  }
+
+  void span(Stream stream, std::string name, Time start, Time end, std::vector<std::pair<std::string, std::string>> args = {})
+  {
+    timeline_->add(Span{0, 0, stream, "", std::move(name), start, end, std::move(args)});
+  }
+
+  const IterationSetup& s_;
+  const ModelSpec& model_;
+  Timeline* timeline_;
+  std::vector<RankClass> classes_;
+  Engine engine_;
+  std::unique_ptr<GradientReducer> reducer_;
+  std::vector<std::uint32_t> arrived_;  // classes that have produced each layer's gradients
+  std::vector<Time> backward_end_;      // per class
+  std::vector<BucketTiming> buckets_;
+  Time comm_end_{0};
+};
+
+}  // namespace
 
 IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeline)
 {
   DDPSIM_CHECK(setup.model && setup.network && setup.collective, "incomplete iteration setup");
   DDPSIM_CHECK(setup.accum_steps >= 1, "gradient accumulation needs at least one micro-step");
-  const ModelSpec& model = *setup.model;
-  const std::size_t nlayers = model.layers.size();
+  const std::size_t nlayers = setup.model->layers.size();
   DDPSIM_CHECK(setup.times.forward.size() == nlayers && setup.times.backward.size() == nlayers,
                "layer times do not match the model");
-
-  IterationResult r;
-  const std::int64_t k = setup.accum_steps;
-  r.forward = setup.times.forward_total * k;
-  r.backward = setup.times.backward_total * k;
-  r.optimizer = setup.optimizer;
-  r.overhead = setup.step_overhead;
-
-  // The k-1 accumulation micro-steps, then the last micro-step's forward.
-  const Time last_start = (setup.times.forward_total + setup.times.backward_total) * (k - 1);
-  if (timeline && k > 1) timeline->add({"node 0", "gpu0 compute", "accumulation micro-steps", Time{0}, last_start, {}});
-  // When each layer's gradients are ready: backward runs from the last layer to the first.
-  std::vector<Time> grad_ready(nlayers);
-  Time t = last_start + setup.times.forward_total;
-  for (std::size_t i = nlayers; i-- > 0;) {
-    if (timeline) timeline->add({"node 0", "gpu0 compute", "bwd " + model.layers[i].name, t, t + setup.times.backward[i], {}});
-    t += setup.times.backward[i];
-    grad_ready[i] = t;
-  }
-  const Time backward_end = t;
-
-  const std::vector<CommJob> plan = plan_communication(model, grad_ready, setup.framework);
-  std::vector<CollectiveJob> jobs;
-  jobs.reserve(plan.size());
-  for (std::size_t b = 0; b < plan.size(); ++b)
-    jobs.push_back(CollectiveJob{plan[b].ready, 0, setup.collective(plan[b].bytes), "bucket " + std::to_string(b)});
-  const std::vector<JobTiming> timings = setup.network->run(jobs);
-  DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
-
-  Time comm_end{0};
-  for (std::size_t b = 0; b < jobs.size(); ++b) {
-    r.buckets.push_back(BucketTiming{plan[b].bytes, jobs[b].ready, timings[b].start, timings[b].end});
-    r.comm_busy += timings[b].end - timings[b].start;
-    comm_end = max(comm_end, timings[b].end);
-    if (timeline)
-      timeline->add({"node 0", "gpu0 comm", jobs[b].label, timings[b].start, timings[b].end,
-                     {{"bytes", std::to_string(plan[b].bytes.n)}, {"bucket", std::to_string(b)}}});
-  }
-  const Time grads_done = max(backward_end, comm_end);
-  r.exposed_comm = grads_done - backward_end;
-  const Time compute_step = grads_done + r.optimizer + r.overhead;
-  if (timeline) {
-    timeline->add({"node 0", "gpu0 compute", "forward", last_start, last_start + setup.times.forward_total, {}});
-    timeline->add({"node 0", "gpu0 compute", "optimizer", grads_done, grads_done + r.optimizer, {}});
-  }
-  r.loader_wait = setup.loader > compute_step ? setup.loader - compute_step : Time{0};
-  r.step = compute_step + r.loader_wait;
-  return r;
+  return IterationRun(setup, timeline).run();
 }
 
 }  // namespace ddpsim::sim

@@ -1,52 +1,72 @@
-// One data-parallel training iteration (one optimizer step) of one representative GPU (all ranks
-// of a homogeneous job do the same work). With gradient accumulation over k micro-steps, the
-// first k-1 run forward and backward without communication (DDP's no_sync()); the last one runs
-// forward, then backward layer by layer in reverse while the framework's gradient reductions
-// (sim/frameworks.hpp) are released as their gradients become ready and run in order on one
-// communication stream, overlapping the rest of backward; the optimizer runs once backward and
-// every reduction are done, then the framework's fixed per-step overhead (Lightning). The input
-// pipeline prefetches in parallel: when loading the step's batches takes longer than the step,
-// the step waits for it.
+// One data-parallel training iteration (one optimizer step), run on the discrete-event engine.
+//
+// Ranks that behave alike are folded into one representative per rank class (a homogeneous job
+// has one class; a straggler makes a second; every rank may be its own class). Per class, a
+// compute stream runs the k-1 gradient-accumulation micro-steps (DDP's no_sync(): no
+// communication), the last forward, then backward layer by layer in reverse, each layer an
+// event. A layer's gradients are ready for the collective when every class has produced them;
+// the framework's reducer (sim/training/reducers.hpp, a process on the same engine: DDP buckets,
+// Horovod's background cycle, SMDDP's fusion buffer) releases reductions; each is priced by the
+// CollectiveModel and run in release order on the communication stream by the network backend,
+// overlapping the rest of backward. A class's optimizer starts when its backward and every
+// reduction are done, then the framework's fixed per-step overhead (Lightning). The input
+// pipeline prefetches the next step's batches in parallel; when loading them takes longer than
+// the step, the step waits for it (steady state).
+//
+// Not modelled yet: compute slowed by concurrent communication (the streams are independent).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "sim/engine/timeline.hpp"
+#include "sim/network/collective_model.hpp"
 #include "sim/training/buckets.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
-#include "sim/network/network.hpp"
-#include "sim/engine/timeline.hpp"
 
 namespace ddpsim::sim {
+
+// Ranks that behave alike.
+struct RankClass {
+  int ranks = 1;               // how many ranks it stands for
+  double compute_scale = 1.0;  // their forward/backward/optimizer times relative to the model's
+  Time loader{0};              // their input pipeline's time per step (0: never the bound)
+};
 
 struct IterationSetup {
   const ModelSpec* model = nullptr;
   LayerTimes times;
   FrameworkOptions framework;
-  int accum_steps = 1;   // micro-steps per optimizer step (training.grad_accum_steps)
+  int accum_steps = 1;    // micro-steps per optimizer step (training.grad_accum_steps)
   Time optimizer{0};
   Time step_overhead{0};  // the framework's own fixed cost per optimizer step (Lightning)
-  Time loader{0};  // time the input pipeline needs per optimizer step (0: never the bound)
-  // The schedule of one bucket's all-reduce of `bytes`.
-  std::function<algo::CoarseSchedule(Bytes)> collective;
+  Time loader{0};         // input pipeline time per optimizer step, for the default class
+  // The framework's reduction of `bytes`, priced by the CollectiveModel.
+  std::function<PricedCollective(Bytes)> collective;
   NetworkBackend* network = nullptr;
+  std::vector<RankClass> classes;  // empty: one class {all ranks, scale 1, `loader`}
 };
 
 struct BucketTiming {
   Bytes bytes;
   Time ready{0}, start{0}, end{0};
+  const algo::Algorithm* algorithm = nullptr;
+  std::optional<algo::Protocol> protocol;
+  int channels = 1;
 };
 
 struct IterationResult {
   Time step{0};          // iteration time in steady state
-  Time forward{0}, backward{0}, optimizer{0};  // summed over the micro-steps
+  Time forward{0}, backward{0}, optimizer{0};  // of the slowest class, summed over micro-steps
   Time overhead{0};      // framework per-step overhead
-  Time comm_busy{0};     // sum of the all-reduce durations
-  Time exposed_comm{0};  // communication not hidden behind backward
+  Time comm_busy{0};     // sum of the reduction durations
+  Time exposed_comm{0};  // communication not hidden behind the slowest class's backward
   Time loader_wait{0};   // time the step waits for input
+  Time sync_wait{0};     // time the fastest class waits for the slowest at the collectives
   std::vector<BucketTiming> buckets;
+  std::uint64_t events = 0;  // engine events processed
 };
 
 IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeline = nullptr);

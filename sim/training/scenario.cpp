@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "sim/training/buckets.hpp"
 #include "sim/network/flow_backend.hpp"
+#include "sim/training/framework_comm.hpp"
 #include "sim/training/iteration.hpp"
 #include "sim/training/sweep.hpp"
 #include "topology/rings.hpp"
@@ -24,36 +25,6 @@ std::string dominant_bound(const IterationResult& it)
   return "compute";
 }
 
-// SMDDP's supported instances (SageMaker developer guide, data-parallel; FACTS.md).
-bool smddp_supported(std::string name)
-{
-  if (name.rfind("ml.", 0) == 0) name = name.substr(3);
-  for (const char* ok : {"p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge", "p4de.24xlarge"})
-    if (name == ok) return true;
-  return false;
-}
-
-// Gloo's ring runs between the host processes over TCP: the rank at position i of its node in
-// the ring has its host buffer on CPU socket (i mod sockets), so neighbours on one node cross the
-// socket link and nodes meet
-// through their NICs. Every step pays the TCP overhead; the gradients are copied to the host
-// before and back after (Gloo's CUDA all-reduce stages through pinned host memory).
-std::vector<VertexId> gloo_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks)
-{
-  std::vector<VertexId> out;
-  const int sockets = topo.instance().cpu_sockets;
-  std::map<int, int> position;  // next position in the ring, per node
-  for (VertexId g : gpu_ranks) {
-    const int node = topo.device(g).node;
-    out.push_back(topo.cpu(node, position[node]++ % sockets));
-  }
-  for (std::size_t i = 0; out.size() > 1 && i < out.size(); ++i)
-    if (out[i] == out[(i + 1) % out.size()])
-      throw UserError(SourceLocation{}, "cluster.gpus_per_node", "gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % out.size()) +
-                      " would share a CPU socket in the ring; use an even gpus_per_node");
-  return out;
-}
-
 struct Config {
   int nodes = 1;
   int gpus_per_node = 0;
@@ -68,9 +39,6 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
   network->set_timeline(timeline);
-  const std::string_view forced = forced_algorithm(cfg.framework);
-  const algo::Algorithm& algorithm =
-      algo::Registry::instance().get(forced.empty() ? std::string_view(spec.communication.algorithm) : forced);
 
   ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
@@ -91,32 +59,15 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
   setup.accum_steps = spec.training.grad_accum_steps;
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
-  if (cfg.framework == Framework::lightning) setup.step_overhead = spec.training.lightning_overhead;
+  setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
   const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
   if (spec.data.workers > 0)
     setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
-  const std::vector<VertexId> gpu_ranks = ring_order(topo);
-  const bool gloo = cfg.framework == Framework::gloo;
-  const std::vector<VertexId> ranks = gloo ? gloo_ranks(topo, gpu_ranks) : gpu_ranks;
-  algo::LatencyParams latency = spec.communication.latency;
-  if (gloo) {
-    latency.intra_step += spec.training.gloo_step_overhead;
-    latency.inter_step += spec.training.gloo_step_overhead;
-  }
-  setup.collective = [&](Bytes bytes) {
-    algo::Request req{algo::CollectiveOp::all_reduce, bytes, &topo, ranks, latency, 1};
-    algo::CoarseSchedule c = algorithm.phases(req);
-    if (gloo && bytes.n > 0) {
-      algo::Phase down{"gpu to host", {}, 1}, up{"host to gpu", {}, 1};
-      for (std::size_t i = 0; i < ranks.size(); ++i) {
-        down.flows.push_back({algo::TaskKind::send, gpu_ranks[i], ranks[i], bytes, Time{0}});
-        up.flows.push_back({algo::TaskKind::send, ranks[i], gpu_ranks[i], bytes, Time{0}});
-      }
-      c.phases.insert(c.phases.begin(), std::move(down));
-      c.phases.push_back(std::move(up));
-    }
-    return c;
-  };
+  // Every reduction is priced by the one CollectiveModel; the framework says how it is run.
+  const FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
+                                          spec.training.gloo_step_overhead);
+  const CollectiveModel model(topo, fc.collective);
+  setup.collective = [&](Bytes bytes) { return framework_reduce(fc, model, bytes); };
   setup.network = network.get();
   const IterationResult it = simulate_iteration(setup, timeline);
   const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
@@ -127,7 +78,7 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   r.gpus = topo.gpu_count();
   r.framework = std::string(to_string(cfg.framework));
   r.backend = std::string(backend_of(cfg.framework));
-  r.algorithm = std::string(algorithm.name());
+  r.algorithm = fc.collective.algorithm;
   r.step_time_s = it.step.seconds();
   const double global_batch = batches * r.gpus;
   r.samples_per_s = global_batch / r.step_time_s;
@@ -148,14 +99,17 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   r.overhead_s = it.overhead.seconds();
   r.grad_accum_steps = spec.training.grad_accum_steps;
   r.bound = dominant_bound(it);
-  for (const BucketTiming& b : it.buckets) r.bucket_bytes.push_back(b.bytes.n);
+  for (const BucketTiming& b : it.buckets) {
+    r.bucket_bytes.push_back(b.bytes.n);
+    r.buckets.push_back(BucketResult{b.bytes.n, std::string(b.algorithm->name()),
+                                     b.protocol ? std::string(to_string(*b.protocol)) : "", b.channels,
+                                     b.ready.seconds(), b.start.seconds(), b.end.seconds()});
+  }
   r.price_usd_per_hour = inst.price_usd_per_hour;
   // Billed from start-up to the end of training, per instance.
   r.cost_usd = inst.price_usd_per_hour * nodes * r.total_time_s / 3600.0;
   if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
-  if (cfg.framework == Framework::smddp && !smddp_supported(inst.name))
-    r.warnings.push_back("SMDDP does not list " + inst.name +
-                         " as supported (ml.p3.16xlarge, ml.p3dn.24xlarge, ml.p4d.24xlarge, ml.p4de.24xlarge)");
+  r.warnings = framework_warnings(cfg.framework, inst);
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
   return r;
 }

@@ -5,10 +5,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
 #include "sim/network/backends.hpp"
+#include "sim/network/profile.hpp"
 #include "sim/training/compute.hpp"
 #include "sim/training/frameworks.hpp"
 #include "sim/training/model.hpp"
@@ -54,9 +56,9 @@ struct DataSpec {
 };
 
 struct CommunicationSpec {
-  std::string algorithm = "ring";
-  algo::LatencyParams latency;
-  std::string profile;  // calibration profile file (already applied by the loader), "" for none
+  std::string algorithm = "auto";  // NCCL's choice per bucket size, or a registered name
+  Profile profile;                 // applied by the CollectiveModel; default: the catalog alone
+  std::string profile_path;        // where `profile` came from ("" for none)
 };
 
 struct ScenarioSpec {
@@ -69,6 +71,16 @@ struct ScenarioSpec {
   DataSpec data;
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+};
+
+// One gradient reduction of a configuration's step, as the CollectiveModel priced it.
+struct BucketResult {
+  std::uint64_t bytes = 0;
+  std::string algorithm;
+  std::string protocol;  // NCCL's protocol; "" for algorithms NCCL does not run
+  int channels = 1;
+  double ready_s = 0, start_s = 0, end_s = 0;  // within the iteration
+  double time_s() const { return end_s - start_s; }
 };
 
 struct ConfigResult {
@@ -94,7 +106,8 @@ struct ConfigResult {
   double startup_s = 0;
   double price_usd_per_hour = 0;  // per instance
   std::string bound;            // what dominates the step: compute, communication, input
-  std::vector<std::uint64_t> bucket_bytes;
+  std::vector<std::uint64_t> bucket_bytes;  // == buckets[i].bytes (the pinned JSON field)
+  std::vector<BucketResult> buckets;
   double cost_usd = 0;
   std::optional<double> observed_minutes;
   std::vector<std::string> warnings;  // e.g. SMDDP on an instance outside its supported list
@@ -102,6 +115,24 @@ struct ConfigResult {
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
   std::string simulated;
 };
+
+// The one field list of a result, for the child-process codec (sim/training/sweep.cpp): a field
+// added to ConfigResult or BucketResult is one line here.
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, BucketResult> void fields(T& b, F& f)
+{
+  f(b.bytes), f(b.algorithm), f(b.protocol), f(b.channels), f(b.ready_s), f(b.start_s), f(b.end_s);
+}
+
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, F& f)
+{
+  f(r.instance), f(r.nodes), f(r.gpus), f(r.framework), f(r.backend), f(r.algorithm);
+  f(r.step_time_s), f(r.samples_per_s), f(r.steps), f(r.total_time_s), f(r.speedup), f(r.scaling_efficiency);
+  f(r.compute_s), f(r.comm_s), f(r.exposed_comm_s), f(r.optimizer_s), f(r.loader_wait_s), f(r.overhead_s);
+  f(r.grad_accum_steps), f(r.startup_s), f(r.price_usd_per_hour), f(r.bound), f(r.bucket_bytes), f(r.buckets);
+  f(r.cost_usd), f(r.observed_minutes), f(r.warnings), f(r.simulated);
+}
 
 struct ScenarioReport {
   std::string scenario;

@@ -2,7 +2,9 @@
 
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.hpp"
 #include "sim/network/subprocess.hpp"
@@ -10,19 +12,39 @@
 namespace ddpsim::sim {
 namespace {
 
+// A byte codec with one overload per field type; encode and decode walk the same field list
+// (fields() below), so a new result field is one line there.
 class Writer {
  public:
   template <class T>
-  requires std::is_arithmetic_v<T> void put(T v)
+  requires std::is_arithmetic_v<T> void operator()(const T& v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void operator()(const std::string& s)
   {
-    out_.append(reinterpret_cast<const char*>(&v), sizeof v);
-  }
-  void put(const std::string& s)
-  {
-    put(static_cast<std::uint64_t>(s.size()));
+    (*this)(static_cast<std::uint64_t>(s.size()));
     out_ += s;
   }
-  void put(Time t) { put(t.ps); }
+  void operator()(const Time& t) { (*this)(t.ps); }
+  void operator()(const Stream& s) { (*this)(static_cast<int>(s)); }
+  template <class T>
+  void operator()(const std::optional<T>& v)
+  {
+    (*this)(v.has_value());
+    if (v) (*this)(*v);
+  }
+  template <class A, class B>
+  void operator()(const std::pair<A, B>& p)
+  {
+    (*this)(p.first);
+    (*this)(p.second);
+  }
+  template <class T>
+  void operator()(const std::vector<T>& v)
+  {
+    (*this)(static_cast<std::uint64_t>(v.size()));
+    for (const T& x : v) (*this)(x);
+  }
+  template <class T>
+  requires std::is_class_v<T> && requires(const T& t, Writer& w) { fields(t, w); } void operator()(const T& v) { fields(v, *this); }
   std::string take() { return std::move(out_); }
 
  private:
@@ -33,27 +55,56 @@ class Reader {
  public:
   explicit Reader(const std::string& in) : in_(in) {}
   template <class T>
-  requires std::is_arithmetic_v<T> T get()
+  requires std::is_arithmetic_v<T> void operator()(T& v)
   {
-    T v{};
     need(sizeof v);
     std::memcpy(&v, in_.data() + pos_, sizeof v);
     pos_ += sizeof v;
-    return v;
   }
-  std::string str()
+  void operator()(std::string& s)
   {
-    const auto n = static_cast<std::size_t>(get<std::uint64_t>());
+    std::uint64_t n = 0;
+    (*this)(n);
     need(n);
-    std::string s = in_.substr(pos_, n);
+    s = in_.substr(pos_, n);
     pos_ += n;
-    return s;
   }
-  Time time() { return Time{get<std::int64_t>()}; }
+  void operator()(Time& t) { (*this)(t.ps); }
+  void operator()(Stream& s)
+  {
+    int v = 0;
+    (*this)(v);
+    s = static_cast<Stream>(v);
+  }
+  template <class T>
+  void operator()(std::optional<T>& v)
+  {
+    bool has = false;
+    (*this)(has);
+    v.reset();
+    if (has) (*this)(v.emplace());
+  }
+  template <class A, class B>
+  void operator()(std::pair<A, B>& p)
+  {
+    (*this)(p.first);
+    (*this)(p.second);
+  }
+  template <class T>
+  void operator()(std::vector<T>& v)
+  {
+    std::uint64_t n = 0;
+    (*this)(n);
+    DDPSIM_CHECK(n <= in_.size(), "corrupt result from a sweep process");
+    v.resize(n);
+    for (T& x : v) (*this)(x);
+  }
+  template <class T>
+  requires std::is_class_v<T> && requires(T& t, Reader& r) { fields(t, r); } void operator()(T& v) { fields(v, *this); }
   bool done() const { return pos_ == in_.size(); }
 
  private:
-  void need(std::size_t n) const { DDPSIM_CHECK(pos_ + n <= in_.size(), "truncated result from a sweep process"); }
+  void need(std::uint64_t n) const { DDPSIM_CHECK(n <= in_.size() - pos_, "truncated result from a sweep process"); }
   const std::string& in_;
   std::size_t pos_ = 0;
 };
@@ -63,41 +114,8 @@ class Reader {
 std::string encode(const ConfigResult& r, const Timeline* timeline)
 {
   Writer w;
-  w.put(r.instance);
-  w.put(r.nodes);
-  w.put(r.gpus);
-  w.put(r.framework);
-  w.put(r.backend);
-  w.put(r.algorithm);
-  for (double d : {r.step_time_s, r.samples_per_s, r.total_time_s, r.speedup, r.scaling_efficiency, r.compute_s, r.comm_s,
-                   r.exposed_comm_s, r.optimizer_s, r.loader_wait_s, r.cost_usd, r.overhead_s, r.startup_s,
-                   r.price_usd_per_hour})
-    w.put(d);
-  w.put(r.grad_accum_steps);
-  w.put(static_cast<std::uint64_t>(r.warnings.size()));
-  for (const std::string& warning : r.warnings) w.put(warning);
-  w.put(r.steps);
-  w.put(r.bound);
-  w.put(static_cast<std::uint64_t>(r.bucket_bytes.size()));
-  for (std::uint64_t b : r.bucket_bytes) w.put(b);
-  w.put(r.observed_minutes.has_value());
-  w.put(r.observed_minutes.value_or(0.0));
-  w.put(r.simulated);
-  const std::size_t spans = timeline ? timeline->spans.size() : 0;
-  w.put(static_cast<std::uint64_t>(spans));
-  for (std::size_t i = 0; i < spans; ++i) {
-    const Span& s = timeline->spans[i];
-    w.put(s.process);
-    w.put(s.track);
-    w.put(s.name);
-    w.put(s.start);
-    w.put(s.end);
-    w.put(static_cast<std::uint64_t>(s.args.size()));
-    for (const auto& [k, v] : s.args) {
-      w.put(k);
-      w.put(v);
-    }
-  }
+  w(r);
+  w(timeline ? timeline->spans : std::vector<Span>{});
   return w.take();
 }
 
@@ -105,42 +123,11 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
 {
   Reader rd(bytes);
   ConfigResult r;
-  r.instance = rd.str();
-  r.nodes = rd.get<int>();
-  r.gpus = rd.get<int>();
-  r.framework = rd.str();
-  r.backend = rd.str();
-  r.algorithm = rd.str();
-  for (double* d : {&r.step_time_s, &r.samples_per_s, &r.total_time_s, &r.speedup, &r.scaling_efficiency, &r.compute_s,
-                    &r.comm_s, &r.exposed_comm_s, &r.optimizer_s, &r.loader_wait_s, &r.cost_usd, &r.overhead_s,
-                    &r.startup_s, &r.price_usd_per_hour})
-    *d = rd.get<double>();
-  r.grad_accum_steps = rd.get<int>();
-  r.warnings.resize(rd.get<std::uint64_t>());
-  for (std::string& warning : r.warnings) warning = rd.str();
-  r.steps = rd.get<std::uint64_t>();
-  r.bound = rd.str();
-  r.bucket_bytes.resize(rd.get<std::uint64_t>());
-  for (std::uint64_t& b : r.bucket_bytes) b = rd.get<std::uint64_t>();
-  const bool observed = rd.get<bool>();
-  const double minutes = rd.get<double>();
-  if (observed) r.observed_minutes = minutes;
-  r.simulated = rd.str();
-  const auto spans = rd.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < spans; ++i) {
-    Span s;
-    s.process = rd.str();
-    s.track = rd.str();
-    s.name = rd.str();
-    s.start = rd.time();
-    s.end = rd.time();
-    s.args.resize(rd.get<std::uint64_t>());
-    for (auto& [k, v] : s.args) {
-      k = rd.str();
-      v = rd.str();
-    }
-    if (timeline) timeline->add(std::move(s));
-  }
+  rd(r);
+  std::vector<Span> spans;
+  rd(spans);
+  if (timeline)
+    for (Span& s : spans) timeline->add(std::move(s));
   DDPSIM_CHECK(rd.done(), "trailing bytes in a sweep result");
   return r;
 }

@@ -19,6 +19,6 @@ for f, a in zip(flow["results"], ana["results"], strict=True):
 ev = trace["traceEvents"]
 names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] in ("process_name", "thread_name")}
 assert {"node 0", "gpu0 compute", "gpu0 comm"} <= names, names
-assert any(e["ph"] == "X" and e["args"].get("algorithm") == "ring" for e in ev)
+assert any(e["ph"] == "X" and e["args"].get("algorithm") in ("ring", "tree", "nvls") and e["args"].get("protocol") for e in ev)
 print("ok")
 PY

@@ -38,10 +38,12 @@ Errors predict_errors(const InstanceSpec& inst, const Profile& prof, const NcclL
   const auto [nodes, gpn] = log_shape(inst, log);
   Topology topo(inst, nodes, gpn);
   sim::AnalyticalBackend net(topo);
-  CostModel model(topo, net);
+  sim::CollectiveOptions o;
+  o.profile = prof;
+  const CollectiveModel model(topo, o);
   Errors e;
   for (const LogRow& r : log.rows) {
-    const double t = model.time_us(model.choose(algo::CollectiveOp::all_reduce, r.bytes, "auto"), prof, r.bytes);
+    const double t = time_alone_us(model.price(algo::CollectiveOp::all_reduce, r.bytes), net);
     const double busbw_err = std::abs(r.time_us / t - 1);  // busbw is proportional to 1/time
     if (r.bytes.n >= MiB) e.big_busbw = std::max(e.big_busbw, busbw_err);
     if (r.bytes.n >= 64 * MiB) e.large_busbw = std::max(e.large_busbw, busbw_err);
@@ -109,13 +111,15 @@ TEST_CASE("fit: recovers known parameters from a synthetic sweep of the model it
   for (int nodes : {1, 2}) {
     Topology topo(inst, nodes, 8);
     sim::AnalyticalBackend net(topo);
-    CostModel model(topo, net);
+    sim::CollectiveOptions o;
+    o.profile = truth;
+    const CollectiveModel model(topo, o);
     NcclLog log;
     log.file = "synthetic" + std::to_string(nodes);
     log.ranks = 8 * nodes;
     int line = 1;
     for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
-      const double t = model.time_us(model.choose(algo::CollectiveOp::all_reduce, Bytes{b}, "auto"), truth, Bytes{b});
+      const double t = time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{b}), net);
       log.rows.push_back(LogRow{line++, Bytes{b}, t, 0, 0});
     }
     logs.push_back(log);
@@ -159,13 +163,15 @@ TEST_CASE("validation B: p5 fit on 1-node + awsome 2-node predicts the HyperPod 
   CHECK(e.large_busbw < 0.17);
 }
 
-// Case C: p4de from catalog facts alone (no fit): busbw within 9.6% from 128 MiB; 44% at 64 MiB
-// and far worse below (the catalog has no software latency or pipeline terms).
+// Case C: p4de from catalog facts alone (no fit). NCCL's choice at 2 nodes is the tree, at the
+// catalog's full line rate: busbw over-predicted by up to 31% from 128 MiB (it was 9.6% while
+// `auto` could pick the two-level hierarchical form, which NCCL does not run). The catalog has no
+// link efficiency, software latency or pipeline term yet (docs/validation.md).
 TEST_CASE("validation C: p4de from the catalog alone")
 {
   const InstanceSpec& inst = instance("p4de.24xlarge");
   const Errors e = predict_errors(inst, default_profile(inst.name), read_nccl_log(data("p4de_2node_16gpu_allreduce_awsome.txt")));
-  CHECK(e.huge_busbw < 0.11);
+  CHECK(e.huge_busbw < 0.32);
 }
 
 // A scenario's communication.profile (relative to the scenario file) slows communication down to
@@ -181,8 +187,10 @@ TEST_CASE("scenario: communication.profile is resolved next to the scenario and 
   const std::string where = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/virtual.yaml";
   const sim::ScenarioSpec plain = app::parse_scenario(where, scenario(""), catalog);
   const sim::ScenarioSpec fitted = app::parse_scenario(where, scenario(", profile: ../profiles/p5.48xlarge.yaml"), catalog);
-  CHECK(fitted.communication.profile == std::string(DDPSIM_SOURCE_DIR) + "/profiles/p5.48xlarge.yaml");
-  CHECK(fitted.cluster.instance.nic.bandwidth < plain.cluster.instance.nic.bandwidth);
+  CHECK(fitted.communication.profile_path == std::string(DDPSIM_SOURCE_DIR) + "/profiles/p5.48xlarge.yaml");
+  // The profile is data: the loader no longer patches the catalog's links.
+  CHECK(fitted.cluster.instance.nic.bandwidth == plain.cluster.instance.nic.bandwidth);
+  CHECK(fitted.communication.profile.network.fitted);
   const sim::ScenarioReport a = sim::run_scenario(plain), b = sim::run_scenario(fitted);
   for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s > a.results[i].comm_s);
   CHECK_THROWS_WITH(app::parse_scenario(where, scenario(", profile: nope.yaml"), catalog),

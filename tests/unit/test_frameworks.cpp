@@ -5,6 +5,8 @@
 
 #include "support.hpp"
 
+#include "algorithms/registry.hpp"
+
 #include "app/catalog_loader.hpp"
 #include "app/scenario_loader.hpp"
 #include "sim/training/frameworks.hpp"
@@ -131,7 +133,11 @@ TEST_CASE("gradient accumulation: k micro-steps of compute, one all-reduce per o
   s.times.backward_total = Time{800};
   s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4};
   s.optimizer = Time{50};
-  s.collective = [](Bytes) { return algo::CoarseSchedule{}; };
+  s.collective = [](Bytes) {
+    PricedCollective p;
+    p.algorithm = &algo::Registry::instance().get("ring");
+    return p;
+  };
   s.network = &net;
   const IterationResult one = simulate_iteration(s);
   s.accum_steps = 4;

@@ -59,8 +59,10 @@ TEST_CASE("traces: a process per node, named tracks, bucket and algorithm in arg
       CHECK(tids.count({e.at("pid").get<int>(), e.at("tid").get<int>()}) == 1);
       CHECK(e.at("ts").get<double>() >= 0);
       CHECK(e.at("dur").get<double>() >= 0);
-      if (e.at("args").contains("bucket")) {
-        CHECK(e.at("args").at("algorithm") == "ring");
+      if (e.at("args").contains("protocol")) {  // a bucket's reduction: what NCCL chose for it
+        const std::string a = e.at("args").at("algorithm");
+        CHECK((a == "ring" || a == "tree"));
+        CHECK("bucket " + e.at("args").at("bucket").get<std::string>() == e.at("name"));
         ++comm_spans;
       }
     }
@@ -115,9 +117,9 @@ TEST_CASE("cluster.fabric is read and checked")
 TEST_CASE("the trace shows a process per node and tracks per GPU, capped")
 {
   sim::Timeline t;
-  t.add({"node 0", "gpu0 compute", "forward", Time{0}, Time{1000000}, {}});
-  t.add({"node 0", "gpu0 comm", "bucket 0", Time{500000}, Time{2000000}, {{"bucket", "0"}}});
-  t.add({"node 0", "link nic", "bucket 0 all_reduce", Time{500000}, Time{2000000}, {}});
+  t.add({0, 0, sim::Stream::compute, "", "forward", Time{0}, Time{1000000}, {}});
+  t.add({0, 0, sim::Stream::comm, "", "bucket 0", Time{500000}, Time{2000000}, {{"bucket", "0"}}});
+  t.add({0, -1, sim::Stream::link, "nic", "bucket 0 all_reduce", Time{500000}, Time{2000000}, {}});
   const auto doc = nlohmann::json::parse(app::chrome_trace_json(t, {}, app::TraceLayout{3, 4, 16}));
   std::set<std::string> processes, threads;
   int complete = 0;

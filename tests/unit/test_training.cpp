@@ -6,6 +6,7 @@
 #include "sim/network/analytical.hpp"
 #include "sim/training/buckets.hpp"
 #include "sim/training/compute.hpp"
+#include "algorithms/registry.hpp"
 #include "sim/training/iteration.hpp"
 #include "sim/training/model_zoo.hpp"
 
@@ -83,7 +84,11 @@ IterationSetup toy_setup(NetworkBackend* net, const ModelSpec& m)
   s.framework.first_bucket_cap = Bytes{4};  // one bucket per layer
   s.framework.bucket_cap = Bytes{4};
   s.optimizer = Time{50};
-  s.collective = [](Bytes) { return algo::CoarseSchedule{}; };
+  s.collective = [](Bytes) {
+    PricedCollective p;  // the fixed backend gives every reduction its time
+    p.algorithm = &algo::Registry::instance().get("ring");
+    return p;
+  };
   s.network = net;
   return s;
 }
@@ -121,3 +126,65 @@ TEST_CASE("bucket all-reduces overlap backward and only the tail is exposed")
     CHECK(r.loader_wait == Time{5000 - 1250});
   }
 }
+
+TEST_CASE("the engine-driven iteration matches hand-computed timelines")
+{
+  // Two layers of 1 parameter (4 bytes each): forward 100 each, backward 200 each.
+  ModelSpec m{"toy2", {}};
+  for (int i = 0; i < 2; ++i) m.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1}}, 0, 0});
+  SECTION("two DDP buckets: the first overlaps the second layer's backward")
+  {
+    FixedBackend net(Time{300});
+    IterationResult r = simulate_iteration(toy_setup(&net, m));
+    // forward 0-200; l1 backward 200-400 (bucket 0 ready 400, runs 400-700); l0 400-600 (bucket 1
+    // ready 600, waits for the stream until 700, runs 700-1000); optimizer 1000-1050.
+    REQUIRE(r.buckets.size() == 2);
+    CHECK(r.buckets[0].ready == Time{400});
+    CHECK(r.buckets[0].start == Time{400});
+    CHECK(r.buckets[1].ready == Time{600});
+    CHECK(r.buckets[1].start == Time{700});
+    CHECK(r.exposed_comm == Time{1000 - 600});
+    CHECK(r.step == Time{1050});
+  }
+  SECTION("Horovod: the background cycle fuses what is ready at each wake-up")
+  {
+    FixedBackend net(Time{100});
+    IterationSetup s = toy_setup(&net, m);
+    s.framework.framework = Framework::horovod;
+    s.framework.cycle_time = Time{250};
+    s.framework.fusion_threshold = Bytes{1024};
+    IterationResult r = simulate_iteration(s);
+    // Gradients ready at 400 and 600; the thread wakes at 250, 500, 750: l1 goes at 500, l0 at 750.
+    REQUIRE(r.buckets.size() == 2);
+    CHECK(r.buckets[0].ready == Time{500});
+    CHECK(r.buckets[1].ready == Time{750});
+    CHECK(r.step == Time{750 + 100 + 50});
+  }
+  SECTION("Horovod: a wake-up at the instant a gradient is ready sees it")
+  {
+    FixedBackend net(Time{100});
+    IterationSetup s = toy_setup(&net, m);
+    s.framework.framework = Framework::horovod;
+    s.framework.cycle_time = Time{200};  // wakes at 400 and 600, exactly when gradients are ready
+    s.framework.fusion_threshold = Bytes{1024};
+    IterationResult r = simulate_iteration(s);
+    REQUIRE(r.buckets.size() == 2);
+    CHECK(r.buckets[0].ready == Time{400});
+    CHECK(r.buckets[1].ready == Time{600});
+  }
+  SECTION("a straggler class: collectives wait for the slowest rank")
+  {
+    FixedBackend net(Time{100});
+    IterationSetup s = toy_setup(&net, m);
+    s.classes = {RankClass{7, 1.0, Time{0}}, RankClass{1, 1.5, Time{0}}};
+    IterationResult r = simulate_iteration(s);
+    // The slow class: forward 300, l1 backward 300-600, l0 600-900; buckets ready at 600 and 900.
+    CHECK(r.buckets[0].ready == Time{600});
+    CHECK(r.buckets[1].ready == Time{900});
+    // Slow class ends 1000 + optimizer 75 = 1075; fast class 1000 + 50 = 1050.
+    CHECK(r.step == Time{1075});
+    CHECK(r.sync_wait == Time{25});
+    CHECK(r.forward == Time{300});
+  }
+}
+

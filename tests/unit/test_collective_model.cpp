@@ -1,0 +1,106 @@
+// The CollectiveModel is the one price of a collective: a scenario's bucket and `ddpsim
+// collective` must agree on every registered algorithm, instance, node count and size, on both
+// engines (issue 8).
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include "algorithms/registry.hpp"
+#include "sim/network/backends.hpp"
+#include "sim/network/collective_model.hpp"
+#include "sim/training/scenario.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+namespace {
+
+// A scenario whose step has exactly one gradient reduction of `bytes` (one fp32 tensor).
+ScenarioSpec one_bucket(const InstanceSpec& inst, int nodes, std::uint64_t bytes, const std::string& algorithm)
+{
+  ScenarioSpec s;
+  s.name = "one bucket";
+  s.cluster.instance = inst;
+  s.cluster.nodes = {nodes};
+  s.model = ModelSpec{"one tensor", {Layer{"l", {{"w", bytes / 4}}, 0, 0}}};
+  s.training.framework = Framework::pytorch_ddp;
+  s.training.first_bucket_cap = s.training.bucket_cap = Bytes{bytes};
+  s.training.batch_per_gpu = 1;
+  s.training.steps = 1;
+  s.communication.algorithm = algorithm;
+  s.communication.profile = default_profile(inst.name);
+  return s;
+}
+
+double collective_us(const InstanceSpec& inst, int nodes, std::uint64_t bytes, const std::string& algorithm, EngineKind engine)
+{
+  const Topology topo(inst, nodes, inst.gpus);
+  CollectiveOptions o;
+  o.algorithm = algorithm;
+  const CollectiveModel model(topo, o);
+  const auto net = make_backend(engine, topo);
+  return time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{bytes}), *net);
+}
+
+}  // namespace
+
+TEST_CASE("a scenario's bucket and `ddpsim collective` price every collective alike, on both engines")
+{
+  const char* name = GENERATE("p3.16xlarge", "p4d.24xlarge", "p5.48xlarge");
+  const int nodes = GENERATE(1, 2, 16);
+  const EngineKind engine = GENERATE(EngineKind::analytical, EngineKind::flow);
+  const InstanceSpec& inst = test::instance(name);
+  const Topology topo(inst, nodes, inst.gpus);
+  std::vector<std::string> algorithms{"auto"};
+  for (const auto& a : algo::Registry::instance().all())
+    if (a->supports(algo::CollectiveOp::all_reduce) && a->available(topo)) algorithms.emplace_back(a->name());
+  const std::vector<std::uint64_t> sizes = engine == EngineKind::analytical
+                                               ? std::vector<std::uint64_t>{KiB, 64 * KiB, MiB, 32 * MiB, GiB}
+                                               : std::vector<std::uint64_t>{KiB, GiB};
+  for (const std::string& algorithm : algorithms)
+    for (std::uint64_t bytes : sizes) {
+      INFO(name << " nodes=" << nodes << " " << to_string(engine) << " " << algorithm << " bytes=" << bytes);
+      RunOptions run;
+      run.engine = engine;
+      const ScenarioReport report = run_scenario(one_bucket(inst, nodes, bytes, algorithm), run);
+      REQUIRE(report.results.front().buckets.size() == 1);
+      const BucketResult& b = report.results.front().buckets.front();
+      CHECK(b.bytes == bytes);
+      const double scenario_us = b.time_s() * 1e6;
+      CHECK(scenario_us == Approx(collective_us(inst, nodes, bytes, algorithm, engine)).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("auto picks only what NCCL runs, and a profile is applied in the schedule exactly as the formula says")
+{
+  const InstanceSpec& inst = test::instance("p4d.24xlarge");
+  const Topology topo(inst, 2, 8);
+  for (const algo::Algorithm* a : nccl_candidates(topo, algo::CollectiveOp::all_reduce)) CHECK(a->nccl_selectable());
+  CollectiveOptions o;
+  o.profile = default_profile(inst.name);
+  o.profile.network = ScopeParams{true, 7.0, 0.8, 3.0, 0};
+  const CollectiveModel model(topo, o);
+  AnalyticalBackend net(topo);
+  for (std::uint64_t b = 8; b <= GiB; b *= 16) {
+    const PricedCollective p = model.price(algo::CollectiveOp::all_reduce, Bytes{b});
+    REQUIRE(p.algorithm);
+    CHECK(p.algorithm->nccl_selectable());
+    CHECK(p.channels == inst.nic.count);
+    CHECK(time_alone_us(p, net) == Approx(profile_time_us(p.terms, o.profile.network, Bytes{b})).epsilon(1e-9).margin(1e-5));
+  }
+}
+
+TEST_CASE("NCCL's refinements: tree correction by size, ring plateau by compute capability")
+{
+  CHECK(algo::tree_correction(algo::Protocol::simple, Bytes{64}) == 0.9);
+  CHECK(algo::tree_correction(algo::Protocol::ll, Bytes{64 << 12}) == 0.4);  // 256 KiB: the LL dip
+  CHECK(algo::tree_correction(algo::Protocol::simple, Bytes{GiB}) == 1.0);   // past the table
+  const Topology v100(test::instance("p3dn.24xlarge"), 2, 8), h100(test::instance("p5.48xlarge"), 2, 8);
+  const Topology one(test::instance("p5.48xlarge"), 1, 8);
+  using algo::CollectiveOp, algo::Protocol;
+  CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{MiB}, 2, v100, 16) == 1.9);
+  CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{MiB}, 2, h100, 16) == 1.4);
+  CHECK(algo::ring_plateau(Protocol::ll, CollectiveOp::all_reduce, Bytes{MiB}, 2, h100, 16) == 1.0);
+  CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{MiB}, 2, one, 8) == 1.0);
+  CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{1024}, 2, h100, 16) == 1.0);  // < 64 B each
+}
