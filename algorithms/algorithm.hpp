@@ -62,6 +62,10 @@ class Algorithm {
   // tuning.cc's model) may pick it. Algorithms NCCL does not have (halving-doubling, direct,
   // two-level hierarchical, Herring, parameter server) are only run when named.
   virtual bool nccl_selectable() const { return false; }
+  // True when the coarse form, beyond two nodes, draws a node's inter-node traffic as merged
+  // flows through its NICs so that flows timed alone still load each NIC truly (the tree). Its
+  // bytes and time are then at least the step form's, which keeps every real send.
+  virtual bool coarse_merges_nic_traffic() const { return false; }
 };
 
 }  // namespace ddpsim::algo

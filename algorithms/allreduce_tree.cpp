@@ -15,7 +15,16 @@ using Send = DeviceSend;
 // over its channels). Channel c's chain in each node is the node's GPUs rotated as the ring's
 // channel c is (channel_ring), so the chain heads that carry the inter-node trees are spread over
 // the node's GPUs and, through them, over its NICs.
-std::vector<Send> plan(const Request& req)
+//
+// `merged`: the coarse form. A head GPU sends to its parent and its children (and receives from
+// them) through one NIC at once, which flows timed alone would not show. So the coarse form
+// draws each channel's inter-node traffic as one flow per node, from its head to the next node's
+// head, carrying the most any head of that channel sends (every node the same, so the flow engine
+// can fold it): each NIC then carries its true load, and the phase ends when the busiest head
+// is done. At 3+ nodes a head carries about 2 S / channels against the ring's 2 S (n-1)/n, which
+// is NCCL's own finding (tuning.cc prices the tree from the inter-node graph beyond two nodes).
+// The step form keeps every real send (data-level checks, traces).
+std::vector<Send> plan(const Request& req, bool merged)
 {
   const int channels = std::max(1, req.channels);
   const std::vector<Bytes> per_channel = split_even(req.bytes, static_cast<std::size_t>(channels));
@@ -41,14 +50,25 @@ std::vector<Send> plan(const Request& req)
         out.push_back({node[i], node[i + 1], bytes});  // broadcast back
       }
     const std::vector<Bytes> half = split_even(bytes, 2);
+    std::vector<std::uint64_t> sent(static_cast<std::size_t>(n), 0);  // per node, this channel
     for (int t = 0; t < 2 && n > 1; ++t)
       for (int m = 0; m < n; ++m) {
         const int p = t == 0 ? btree_parent(n, m) : dtree_parent(n, m);
         if (p < 0) continue;
         const VertexId child = nodes[static_cast<std::size_t>(m)].front(), parent = nodes[static_cast<std::size_t>(p)].front();
-        out.push_back({child, parent, half[static_cast<std::size_t>(t)]});
-        out.push_back({parent, child, half[static_cast<std::size_t>(t)]});
+        const Bytes h = half[static_cast<std::size_t>(t)];
+        sent[static_cast<std::size_t>(m)] += h.n;  // reduce up
+        sent[static_cast<std::size_t>(p)] += h.n;  // broadcast down
+        if (!merged) {
+          out.push_back({child, parent, h});
+          out.push_back({parent, child, h});
+        }
       }
+    if (merged && n > 1) {
+      const Bytes busiest{*std::max_element(sent.begin(), sent.end())};
+      for (int m = 0; m < n; ++m)
+        out.push_back({nodes[static_cast<std::size_t>(m)].front(), nodes[static_cast<std::size_t>((m + 1) % n)].front(), busiest});
+    }
   }
   return out;
 }
@@ -86,13 +106,13 @@ int dtree_parent(int n, int rank)
 StepSchedule TreeAllReduce::steps(const Request& req) const
 {
   check_request(req, *this);
-  return pipelined_steps(req, plan(req));
+  return pipelined_steps(req, plan(req, false));
 }
 
 CoarseSchedule TreeAllReduce::phases(const Request& req) const
 {
   check_request(req, *this);
-  return pipelined_phases(req, "tree reduce + broadcast (pipelined)", plan(req));
+  return pipelined_phases(req, "tree reduce + broadcast (pipelined)", plan(req, true));
 }
 
 HopCount TreeAllReduce::latency_hops(const Request& req) const

@@ -24,6 +24,7 @@ class TreeAllReduce final : public Algorithm {
   CoarseSchedule phases(const Request& req) const override;
   HopCount latency_hops(const Request& req) const override;
   bool nccl_selectable() const override { return true; }
+  bool coarse_merges_nic_traffic() const override { return true; }
   NcclFamily nccl_family() const override { return NcclFamily::tree; }
 };
 

@@ -52,21 +52,7 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
   out.schedule = a.phases(req);
   out.schedule.fixed_latency = Time{0};
   out.schedule.route_latency = false;
-  double line_us = timer_->duration(out.schedule).us();  // B_line: transfers only
-  if (a.nccl_family() == algo::NcclFamily::tree && topo_.nodes() > 2 && op == algo::CollectiveOp::all_reduce) {
-    // Tree bandwidth at 3+ nodes: a head GPU's NIC then carries its parent and two children at
-    // once, which flows timed alone do not show. NCCL's model (tuning.cc) takes the tree's bus
-    // bandwidth from the inter-node graph beyond 2 nodes and converts it at 0.5 where the ring
-    // converts at nRanks / nsteps, so the tree moves its bytes n/(n-1) times slower than the ring.
-    algo::CoarseSchedule ring = algo::Registry::instance().get("ring").phases(req);
-    ring.fixed_latency = Time{0};
-    ring.route_latency = false;
-    const double n = static_cast<double>(ranks_.size());
-    const double tree_us = timer_->duration(ring).us() * n / (n - 1);
-    if (tree_us > line_us && line_us > 0) out.schedule.wire_factor = tree_us / line_us;
-    line_us = std::max(line_us, tree_us);
-  }
-  const double sharing = out.schedule.wire_factor;  // 1, or the tree's 3+ node slowdown
+  const double line_us = timer_->duration(out.schedule).us();  // B_line: transfers only
   const algo::HopCount hops = a.latency_hops(req);
   const int ranks = static_cast<int>(ranks_.size());
   double best = 0;
@@ -81,7 +67,7 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
     if (!out.protocol || t < best) {
       out.protocol = p;
       out.terms = terms;
-      out.schedule.wire_factor = sharing / bw_divisor;
+      out.schedule.wire_factor = 1.0 / bw_divisor;
       best = t;
     }
   }

@@ -95,12 +95,10 @@ class IterationRun {
     IterationResult r;
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
-    Time fastest_end{0};
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
       const Time grads_done = max(backward_end_[c], comm_end_);
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
-      if (c == 0 || end[c] < fastest_end) fastest_end = end[c];
     }
     const RankClass& rc = classes_[slowest];
     const std::int64_t k = s_.accum_steps;
@@ -109,7 +107,9 @@ class IterationRun {
     r.optimizer = scaled(s_.optimizer, rc.compute_scale);
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
-    r.sync_wait = end[slowest] - fastest_end;
+    // How much later the last gradients reach the collectives than the fastest class has them.
+    r.sync_wait = *std::max_element(backward_end_.begin(), backward_end_.end()) -
+                  *std::min_element(backward_end_.begin(), backward_end_.end());
     Time loader{0};
     for (const RankClass& c : classes_) loader = max(loader, c.loader);
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};

@@ -64,7 +64,7 @@ struct IterationResult {
   Time comm_busy{0};     // sum of the reduction durations
   Time exposed_comm{0};  // communication not hidden behind the slowest class's backward
   Time loader_wait{0};   // time the step waits for input
-  Time sync_wait{0};     // time the fastest class waits for the slowest at the collectives
+  Time sync_wait{0};     // how much later the slowest class's last gradients are ready than the fastest's
   std::vector<BucketTiming> buckets;
   std::uint64_t events = 0;  // engine events processed
 };

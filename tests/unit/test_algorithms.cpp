@@ -37,10 +37,15 @@ TEST_CASE("every registered algorithm: same bytes at both granularities, same ti
       Request req = make_request(topo, op, bytes);
       StepSchedule steps = algo->steps(req);
       CoarseSchedule coarse = algo->phases(req);
-      CHECK(total_sent(steps) == total_sent(coarse));
       // NVSwitch nodes: every ring edge is uncontended in the analytical model.
       const double t_steps = net.run_steps(steps).seconds();
       const double t_coarse = net.duration(coarse).seconds();
+      if (algo->coarse_merges_nic_traffic() && nodes > 2) {  // the coarse form sees NIC sharing
+        CHECK(total_sent(coarse) >= total_sent(steps));
+        CHECK(t_coarse >= t_steps * (1 - 1e-6));
+        continue;
+      }
+      CHECK(total_sent(steps) == total_sent(coarse));
       // Whole-byte chunks: a step carries the larger chunk, the phase their sum (< 10 ns apart).
       CHECK(t_steps == Approx(t_coarse).epsilon(1e-6).margin(1e-8));
     }

@@ -46,8 +46,13 @@ TEST_CASE("every registered algorithm with channels, on NVLS and mesh machines: 
     Request req{CollectiveOp::all_reduce, Bytes{bytes}, &topo, ring_order(topo), {}, sim::nccl_channels(topo)};
     const StepSchedule steps = a->steps(req);
     const CoarseSchedule coarse = a->phases(req);
-    CHECK(total_sent(steps) == total_sent(coarse));
-    CHECK(net.run_steps(steps).seconds() == Approx(net.duration(coarse).seconds()).epsilon(1e-6).margin(1e-8));
+    if (a->coarse_merges_nic_traffic() && nodes > 2) {  // the coarse form sees NIC sharing
+      CHECK(total_sent(coarse) >= total_sent(steps));
+      CHECK(net.duration(coarse).seconds() >= net.run_steps(steps).seconds() * (1 - 1e-6));
+    } else {
+      CHECK(total_sent(steps) == total_sent(coarse));
+      CHECK(net.run_steps(steps).seconds() == Approx(net.duration(coarse).seconds()).epsilon(1e-6).margin(1e-8));
+    }
     // No send to itself (local reduce/copy tasks name one device), no task depending forward
     // (StepBuilder's invariant, checked independently).
     for (std::size_t i = 0; i < steps.tasks.size(); ++i) {
