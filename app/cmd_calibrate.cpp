@@ -12,9 +12,11 @@
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
+#include "app/yaml_reader.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "calibrate/nccl_runner.hpp"
+#include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -70,7 +72,17 @@ class CalibrateCommand final : public Command {
     if (run_->parsed()) {
       logs.push_back(measure());
     } else {
-      for (const std::string& f : opt_.files) logs.push_back(calibrate::read_nccl_log(f));
+      for (const std::string& f : opt_.files) logs.push_back(calibrate::parse_nccl_log(f, read_text_file(f)));
+    }
+    // Guard: a log's rank count sizes the topology the fit builds (docs/reliability.md).
+    for (const calibrate::NcclLog& log : logs) {
+      const auto [nodes, gpn] = calibrate::log_shape(*inst, log);
+      try {
+        sim::check_resources(nodes, gpn, sim::EngineKind::analytical, sim::Workload::collective, sim::ResourceLimits{},
+                             "ranks");
+      } catch (const UserError& e) {
+        throw UserError(SourceLocation{log.file, log.rows.front().line, 1}, e.field(), e.message());
+      }
     }
     // Everything is parsed and fitted before the output is touched; write_output is atomic.
     const sim::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);

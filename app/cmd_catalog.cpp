@@ -36,7 +36,7 @@ class CatalogCommand final : public Command {
                      {"nic_gbps", s.nic.bandwidth.bytes_per_s * 8 / 1e9},
                      {"gpudirect", s.nic.gpudirect},
                      {"price_usd_per_hour", s.price_usd_per_hour}});
-      write_output("", j.dump(2) + "\n");
+      write_output("", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
       return 0;
     }
     std::string out;

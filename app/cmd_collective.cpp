@@ -11,9 +11,13 @@
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
+#include "app/yaml_reader.hpp"
+#include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
+#include "sim/network/guards.hpp"
+#include "sim/network/subprocess.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -33,6 +37,8 @@ struct CollectiveOptions {
   std::string engine = "analytical";
   std::string output;
   std::string compare;
+  std::string max_memory = "4GiB";
+  double timeout_s = 0;
 };
 
 struct Row {
@@ -82,7 +88,7 @@ std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptio
 {
   std::ostringstream out;
   out << "# ddpsim collective prediction: " << o.op << " on " << o.nodes << " x " << o.instance << ", " << ranks
-      << " ranks, profile " << prof << "\n";
+      << " ranks, profile " << printable(prof) << "\n";
   out << "#\n#                                                              out-of-place\n";
   out << "#       size         count      type   redop    root     time   algbw   busbw #wrong  algorithm protocol\n";
   out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
@@ -121,6 +127,11 @@ class CollectiveCommand final : public Command {
     cmd_->add_option("--compare", opt_.compare,
                      "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors")
         ->check(CLI::ExistingFile);
+    cmd_->add_option("--max-memory", opt_.max_memory,
+                     "Refuse clusters whose estimated memory exceeds this (docs/reliability.md)")
+        ->capture_default_str();
+    cmd_->add_option("--timeout", opt_.timeout_s, "Stop a flow simulation after this many seconds (0: no limit)")
+        ->check(CLI::Range(0.0, 1e7));
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -145,7 +156,7 @@ class CollectiveCommand final : public Command {
       prof = load_profile(opt_.profile);
     }
     if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
-      throw UserError(SourceLocation{opt_.profile, 0, 0}, "instance",
+      throw UserError(locate_field(opt_.profile, "instance"), "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
     // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
     if (cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
@@ -159,21 +170,34 @@ class CollectiveCommand final : public Command {
       proto = p;
     }
     const int gpn = opt_.gpus_per_node > 0 ? std::min(opt_.gpus_per_node, inst->gpus) : inst->gpus;
+    // Guards before anything is built (docs/reliability.md).
+    sim::check_resources(opt_.nodes, gpn, sim::parse_engine(opt_.engine), sim::Workload::collective,
+                         sim::ResourceLimits{sim::parse_max_memory(opt_.max_memory)}, "--nodes");
+    sim::set_simulation_timeout(opt_.timeout_s);
     const Topology topo(*inst, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
     std::vector<Row> rows;
     auto predict = [&](std::uint64_t b) {
-      const sim::PricedCollective c = model.price(op, Bytes{b});
-      const double t = sim::time_alone_us(c, *net);
+      double t = 0;
+      std::optional<sim::PricedCollective> priced;
+      try {
+        priced = model.price(op, Bytes{b});
+        t = sim::time_alone_us(*priced, *net);
+      } catch (const OverflowError& e) {
+        // Only the size can drive a collective past the clock (the cluster is bounded above).
+        throw UserError(SourceLocation{}, opt_.compare.empty() ? "--max-bytes" : "--compare",
+                        std::to_string(b) + " bytes: " + e.what());
+      }
+      const sim::PricedCollective& c = *priced;
       const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
       rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
                          c.protocol ? std::string(to_string(*c.protocol)) : "-"});
     };
     if (!opt_.compare.empty()) {
-      const calibrate::NcclLog log = calibrate::read_nccl_log(opt_.compare);
+      const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
       if (log.ranks != topo.gpu_count())
-        throw UserError(SourceLocation{opt_.compare, 0, 0}, "",
+        throw UserError(SourceLocation{opt_.compare, log.rows.front().line, 1}, "",
                         "the log has " + std::to_string(log.ranks) + " ranks, the prediction " +
                             std::to_string(topo.gpu_count()) + " (check --nodes)");
       for (const calibrate::LogRow& r : log.rows) {
@@ -206,7 +230,7 @@ class CollectiveCommand final : public Command {
         }
         j["rows"].push_back(row);
       }
-      text = j.dump(2) + "\n";
+      text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else if (opt_.format == "csv") {
       const bool cmp = !opt_.compare.empty();
       text = std::string("bytes,time_us,algbw_GBps,busbw_GBps,algorithm,protocol") +

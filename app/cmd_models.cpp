@@ -48,7 +48,7 @@ class ModelsCommand final : public Command {
     }
     out += "\nmlp shown with widths [256, 512, 512, 512, 256, 128, 64, 1]; FLOPs count a multiply-add as 2;\n"
            "backward = 2 x forward. Sequence models take `model.seq_len`. Sources: docs/model.md.\n";
-    write_output("", format_ == "json" ? j.dump(2) + "\n" : out);
+    write_output("", format_ == "json" ? j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : out);
     return 0;
   }
 

@@ -1,5 +1,6 @@
 // `ddpsim scenario FILE`: predict a training job's time, scaling and cost.
 #include <CLI/CLI.hpp>
+#include <functional>
 
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
@@ -8,6 +9,10 @@
 #include "app/report.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/trace.hpp"
+#include "app/yaml_reader.hpp"
+#include "sim/network/guards.hpp"
+#include "sim/network/subprocess.hpp"
+#include "sim/training/guards.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -20,6 +25,8 @@ struct ScenarioOptions {
   std::string trace;
   int jobs = 1;
   int samples = kDefaultSamples;
+  std::string max_memory = "4GiB";
+  double timeout_s = 0;
 };
 
 class ScenarioCommand final : public Command {
@@ -37,9 +44,56 @@ class ScenarioCommand final : public Command {
                      "Latin-hypercube samples for the [p10, p90] intervals (0: none)")
         ->check(CLI::Range(0, 100000));
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
+    cmd_->add_option("--max-memory", opt_.max_memory,
+                     "Refuse configurations whose estimated memory exceeds this (docs/reliability.md)")
+        ->capture_default_str();
+    cmd_->add_option("--timeout", opt_.timeout_s, "Stop a flow simulation after this many seconds (0: no limit)")
+        ->check(CLI::Range(0.0, 1e7));
   }
 
   bool selected() const override { return cmd_->parsed(); }
+
+  // SMDDP and the parameter server exchange between every pair of nodes (sim/network/guards.hpp).
+  static sim::Workload workload(const sim::ScenarioSpec& spec)
+  {
+    std::vector<sim::Framework> all{spec.training.framework};
+    all.insert(all.end(), spec.training.compare.begin(), spec.training.compare.end());
+    for (sim::Framework f : all)
+      if (f == sim::Framework::smddp || f == sim::Framework::parameter_server) return sim::Workload::all_to_all;
+    return sim::Workload::ring;
+  }
+
+  // Resource and time guards up front (docs/reliability.md), then the run; errors that name a
+  // scenario field but no file are located in the scenario file.
+  // Runs `body` (the prediction) behind the resource and time-range guards (issue 13).
+  sim::ScenarioReport guarded_run(const sim::ScenarioSpec& spec, const sim::RunOptions& run,
+                                  const std::function<sim::ScenarioReport()>& body)
+  {
+    const sim::ResourceLimits limits{sim::parse_max_memory(opt_.max_memory)};
+    sim::set_simulation_timeout(opt_.timeout_s);
+    try {
+      for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i) {
+        const int gpn = !spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node_each[i]
+                        : spec.cluster.gpus_per_node > 0          ? spec.cluster.gpus_per_node
+                                                                  : spec.cluster.instance.gpus;
+        sim::check_resources(spec.cluster.nodes[i], gpn, run.engine, workload(spec), limits, "cluster.nodes");
+      }
+      sim::check_time_range(spec);
+      try {
+        return body();
+      } catch (const OverflowError& e) {
+        throw sim::blame_overflow(spec, e.what());
+      }
+    } catch (const UserError& e) {
+      if (!e.where().file.empty() || e.field().empty() || e.field().rfind("--", 0) == 0) throw;
+      bool exact = false;
+      const SourceLocation at = locate_field(opt_.file, e.field(), &exact);
+      // A catalog value the file does not set (e.g. the NIC bandwidth): blame the model's size.
+      if (!exact && e.field() == "cluster.overrides.nic.bandwidth")
+        throw UserError(locate_field(opt_.file, "model"), "model", e.message());
+      throw UserError(at, e.field(), e.message());
+    }
+  }
 
   int run() override
   {
@@ -50,7 +104,8 @@ class ScenarioCommand final : public Command {
     run.jobs = opt_.jobs;
     sim::Timeline timeline;
     if (!opt_.trace.empty()) run.timeline = &timeline;
-    const sim::ScenarioReport report = predict(spec, catalog, run, opt_.samples);
+    const sim::ScenarioReport report =
+        guarded_run(spec, run, [&] { return predict(spec, catalog, run, opt_.samples); });
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& last = report.results.back();
       write_output(opt_.trace, chrome_trace_json(timeline, {{"algorithm", last.algorithm},

@@ -5,6 +5,7 @@
 #include "app/commands.hpp"
 #include "app/yaml_reader.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 int main(int argc, char** argv)
 {
@@ -29,7 +30,7 @@ int main(int argc, char** argv)
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "ddpsim: error: " << e.what() << " (see --help)\n";
+    std::cerr << "ddpsim: error: " << printable(e.what()) << " (see --help)\n";
     return kExitUsage;
   }
 
@@ -44,10 +45,14 @@ int main(int argc, char** argv)
     std::cerr << e.what() << "\n";
     return kExitUsage;
   } catch (const InternalError& e) {
-    std::cerr << "ddpsim: internal error: " << e.what() << "\n";
+    std::cerr << "ddpsim: internal error: " << printable(e.what()) << "\n";
+    return kExitInternal;
+  } catch (const std::bad_alloc&) {
+    // The resource guards (docs/reliability.md) should refuse such inputs up front.
+    std::cerr << "ddpsim: error: out of memory (lower the node count or raise --max-memory)\n";
     return kExitInternal;
   } catch (const std::exception& e) {
-    std::cerr << "ddpsim: internal error: " << e.what() << "\n";
+    std::cerr << "ddpsim: internal error: " << printable(e.what()) << "\n";
     return kExitInternal;
   }
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "app/yaml_reader.hpp"
+#include "calibrate/fit.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -33,10 +34,10 @@ void read_scope(Reader& r, const YAML::Node& root, const std::string& key, sim::
   if (!r.expect_map(n, key)) return;
   r.allow_keys(n, key, {"fitted", "alpha_us", "efficiency", "gamma_us", "points"});
   s.fitted = r.boolean(n, key, "fitted", false).value_or(false);
-  // alpha may be negative: NCCL's latency table can overestimate a machine's latency.
-  if (auto a = r.number(n, key, "alpha_us", false, -1e6, 1e6)) s.alpha_us = *a;
-  if (auto e = r.number(n, key, "efficiency", true, 1e-6, 1e6)) s.efficiency = *e;
-  if (auto g = r.number(n, key, "gamma_us", false, 0, 1e9)) s.gamma_us = *g;
+  using L = calibrate::ProfileLimits;  // the same ranges calibrate fit writes
+  if (auto a = r.number(n, key, "alpha_us", false, L::alpha_us_min, L::alpha_us_max)) s.alpha_us = *a;
+  if (auto e = r.number(n, key, "efficiency", true, L::efficiency_min, L::efficiency_max)) s.efficiency = *e;
+  if (auto g = r.number(n, key, "gamma_us", false, L::gamma_us_min, L::gamma_us_max)) s.gamma_us = *g;
   s.points = static_cast<int>(r.integer(n, key, "points", false, 0, 1 << 30).value_or(0));
 }
 

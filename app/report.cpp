@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/text.hpp"
+
 namespace ddpsim::app {
 namespace {
 
@@ -179,6 +181,16 @@ std::string stragglers_table(const sim::ScenarioReport& rep)
   return out;
 }
 
+// A CSV cell (RFC 4180): printable (one line, valid UTF-8), quoted when it holds a comma or quote.
+std::string csv(const std::string& s)
+{
+  const std::string p = printable(s);
+  if (p.find_first_of(",\"") == std::string::npos) return p;
+  std::string out = "\"";
+  for (char c : p) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 }  // namespace
 
 std::string fit_note(const sim::ConfigResult& r)
@@ -188,8 +200,9 @@ std::string fit_note(const sim::ConfigResult& r)
 
 std::string scenario_table(const sim::ScenarioReport& rep)
 {
-  std::string out = "scenario " + rep.scenario + (rep.description.empty() ? "" : ": " + rep.description) + "\n";
-  out += "model " + rep.model + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
+  // Names come from the user's file: printable() keeps each on its line and the output valid UTF-8.
+  std::string out = "scenario " + printable(rep.scenario) + (rep.description.empty() ? "" : ": " + printable(rep.description)) + "\n";
+  out += "model " + printable(rep.model) + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
          " M parameters), network " + rep.engine + "\n\n";
   bool observed = false, uncalibrated = false, bands = false;
   for (const auto& r : rep.results) {
@@ -216,7 +229,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   out += "\n";
   const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
   for (const auto& r : rep.results) {
-    std::vector<std::string> cells{r.instance,
+    std::vector<std::string> cells{printable(r.instance),
                                    r.compiler.empty() ? r.framework : r.framework + "+compiler",
                                    std::to_string(r.nodes),
                                    std::to_string(r.gpus),
@@ -268,7 +281,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
     if (!r.fits) out += r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + fit_note(r) + "\n";
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
-      out += "warning: " + r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + w + "\n";
+      out += "warning: " + printable(r.instance) + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + printable(w) + "\n";
   // The flow engine says how it simulated each row (sim::ConfigResult::simulated).
   for (const auto& r : rep.results)
     if (!r.simulated.empty())
@@ -371,7 +384,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
                        {"memory_scale", r.compiler_memory_scale}};
     j["results"].push_back(std::move(o));
   }
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string scenario_csv(const sim::ScenarioReport& rep)
@@ -399,11 +412,11 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
   out += "\n";
   for (const auto& r : rep.results) {
     auto g = [](double v) { return fmt("%.9g", v); };
-    out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
-           r.backend + "," + r.algorithm + "," + g(r.step_time_s) + "," + g(r.samples_per_s) + "," +
+    out += csv(r.instance) + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + csv(r.framework) + "," +
+           csv(r.backend) + "," + csv(r.algorithm) + "," + g(r.step_time_s) + "," + g(r.samples_per_s) + "," +
            std::to_string(r.steps) + "," + (r.fits ? g(r.total_time_s) : "") + "," + g(r.speedup) + "," + g(r.scaling_efficiency) +
            "," + g(r.compute_s) + "," + g(r.comm_s) + "," + g(r.exposed_comm_s) + "," + g(r.optimizer_s) + "," +
-           g(r.loader_wait_s) + "," + r.bound + "," + std::to_string(r.bucket_bytes.size()) + "," +
+           g(r.loader_wait_s) + "," + csv(r.bound) + "," + std::to_string(r.bucket_bytes.size()) + "," +
            (r.fits ? g(r.cost_usd) : "") + "," + (r.observed_minutes ? g(*r.observed_minutes * 60) : "") + "," +
            (r.fits ? "true" : "false") + "," + g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) +
            "," + csv_quote(join_warnings(r));

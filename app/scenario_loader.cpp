@@ -87,7 +87,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
   if (n["startup"].IsDefined() && n["startup_s"].IsDefined())
     r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
   if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
-  if (auto s = r.number(n, path, "startup_s", false, 0, 1e7)) c.startup = Time::from_seconds(*s);
+  if (auto s = r.number(n, path, "startup_s", false, 0, 9e6)) c.startup = Time::from_seconds(*s);
   if (YAML::Node f = n["fabric"]; f.IsDefined()) read_fabric(r, f, c.fabric);
   // What-if (issue 12): links below their rate or down.
   if (YAML::Node d = n["degraded"]; d.IsDefined() && !c.instance.name.empty()) read_degraded(r, d, c.instance, c.fabric);
@@ -279,7 +279,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   if (!s.communication.profile_path.empty()) {
     sim::Profile prof = load_profile(s.communication.profile_path);
     if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
-      throw UserError(SourceLocation{name, 0, 0}, "communication.profile",
+      throw UserError(locate_field(name, "communication.profile"), "communication.profile",
                       "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
     s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
   }

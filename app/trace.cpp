@@ -84,7 +84,7 @@ std::string chrome_trace_json(const sim::Timeline& in, const std::vector<std::pa
                                "is shown on each GPU"},
                       {"nodes", layout.nodes},
                       {"nodes_shown", std::max(1, std::min(layout.nodes, layout.max_nodes))}};
-  return doc.dump(1) + "\n";
+  return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ddpsim::app

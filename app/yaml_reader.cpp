@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,22 +10,67 @@ namespace ddpsim::app {
 
 UserErrors::UserErrors(std::vector<UserError> errors) : UserError(errors.front()), errors_(std::move(errors)) {}
 
+namespace {
+
+// yaml-cpp 0.7 keeps both pairs of a duplicated key and `map[key]` returns the first: the second
+// would be ignored silently. Walk every map and report the second occurrence where it stands.
+void reject_duplicate_keys(const std::string& name, const YAML::Node& node, const std::string& path, int depth)
+{
+  if (depth > 256) throw UserError(SourceLocation{name, node.Mark().line + 1, node.Mark().column + 1}, path, "nested too deeply");
+  if (node.IsSequence()) {
+    std::size_t i = 0;
+    for (const YAML::Node& e : node) reject_duplicate_keys(name, e, path + "[" + std::to_string(i++) + "]", depth + 1);
+  } else if (node.IsMap()) {
+    std::vector<std::string> seen;
+    for (const auto& kv : node) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("(complex key)");
+      const std::string field = join_path(path, key);
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        const YAML::Mark m = kv.first.Mark();
+        throw UserError(SourceLocation{name, m.line + 1, m.column + 1}, field, "duplicate key (it is already set above)");
+      }
+      seen.push_back(key);
+      reject_duplicate_keys(name, kv.second, field, depth + 1);
+    }
+  }
+}
+
+}  // namespace
+
 YAML::Node parse_yaml(const std::string& name, const std::string& text)
 {
-  YAML::Node root;
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw UserError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg);
   }
+  if (docs.size() > 1) {
+    const YAML::Mark m = docs[1].Mark();
+    throw UserError(SourceLocation{name, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1}, "",
+                    "more than one YAML document (a second `---`): give one document per file");
+  }
+  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root || root.IsNull()) throw UserError(SourceLocation{name, 1, 1}, "", "the file is empty");
+  reject_duplicate_keys(name, root, "", 0);
   return root;
 }
 
 std::string read_text_file(const std::string& path)
 {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) throw UserError(SourceLocation{path, 0, 0}, "", "is a directory, not a file");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw UserError(SourceLocation{path, 0, 0}, "", "is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(SourceLocation{path, 0, 0}, "", "cannot read the file (does it exist?)");
+  // Inputs are hand-written YAML and logs; a cap keeps a wrong file (an image, a dump) from
+  // filling memory before the parser can say it is not ours.
+  constexpr std::uintmax_t kMaxInput = 256 * MiB;
+  if (fs::file_size(path, ec) > kMaxInput && !ec)
+    throw UserError(SourceLocation{path, 0, 0}, "", "larger than 256 MiB: not a ddpsim input");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw UserError(SourceLocation{path, 0, 0}, "", "cannot read the file");
@@ -32,6 +78,39 @@ std::string read_text_file(const std::string& path)
 }
 
 YAML::Node load_yaml_file(const std::string& path) { return parse_yaml(path, read_text_file(path)); }
+
+SourceLocation locate_field(const std::string& path, const std::string& field, bool* exact)
+{
+  SourceLocation at{path, 1, 1};
+  if (exact) *exact = false;
+  try {
+    YAML::Node node = YAML::Load(read_text_file(path));
+    std::string rest = field;
+    while (!rest.empty() && node.IsMap()) {
+      const std::string key = rest.substr(0, rest.find('.'));
+      rest = rest.find('.') == std::string::npos ? "" : rest.substr(rest.find('.') + 1);
+      bool found = false;
+      for (const auto& kv : node)
+        if (kv.first.IsScalar() && kv.first.Scalar() == key) {
+          at = SourceLocation{path, kv.first.Mark().line + 1, kv.first.Mark().column + 1};
+          node = kv.second;
+          found = true;
+          break;
+        }
+      if (!found) break;
+      if (rest.empty() && exact) *exact = true;
+    }
+  } catch (const std::exception&) {
+    // The file loaded once already; if it cannot now, 1:1 is the best we can say.
+  }
+  return at;
+}
+
+void rethrow_located(const UserError& e, const std::string& file)
+{
+  if (!e.where().file.empty()) throw e;
+  throw UserError(locate_field(file, e.field()), e.field(), e.message());
+}
 
 std::string closest(std::string_view word, const std::vector<std::string>& candidates)
 {

@@ -34,6 +34,14 @@ std::string read_text_file(const std::string& path);
 // Reads and parses a file. Throws UserError when it cannot be read.
 YAML::Node load_yaml_file(const std::string& path);
 
+// Where `field` (a dotted path such as "training.grad_accum_steps") stands in the YAML file `path`:
+// the key's position, else its deepest present parent's, else 1:1. For errors found after
+// loading (a profile that does not match, a simulation that overflows because of a field).
+// `exact` (when given) says whether the field itself was found.
+SourceLocation locate_field(const std::string& path, const std::string& field, bool* exact = nullptr);
+// Rethrows `e` located in `file` when it names a field but no file (e.g. from sim/ code).
+[[noreturn]] void rethrow_located(const UserError& e, const std::string& file);
+
 // The closest of `candidates` to `word` (edit distance), or "" when none is close.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -2,6 +2,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "sim/network/collective_model.hpp"
@@ -53,8 +54,10 @@ sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& sco
   for (const Point& p : pts) small = small || p.row->bytes.n < MiB;
   std::vector<Col> cols = {kBeta, kGamma};
   if (small) cols.insert(cols.begin(), kAlpha);
+  // Errors point at the scope's first row: the fit as a whole has no single line.
+  const SourceLocation at{pts.front().log->file, pts.front().row->line, 1};
   if (pts.size() < cols.size() + 1)
-    throw UserError(scope + " fit: " + std::to_string(pts.size()) + " rows are too few for " +
+    throw UserError(at, "", scope + " fit: " + std::to_string(pts.size()) + " rows are too few for " +
                     std::to_string(cols.size()) + " parameters");
   Eigen::VectorXd x = solve(pts, cols);
   if (x(static_cast<Eigen::Index>(cols.size() - 1)) < 0) {  // gamma < 0: no pipeline fill to see
@@ -66,10 +69,19 @@ sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& sco
     if (cols[j] == kAlpha) s.alpha_us = v;
     if (cols[j] == kBeta) {
       if (!(v > 0))
-        throw UserError(scope + " fit: the rows do not determine a bandwidth (need sizes of 1 MiB and more)");
+        throw UserError(at, "", scope + " fit: the rows do not determine a bandwidth (need sizes of 1 MiB and more)");
       s.efficiency = 1.0 / v;
     }
     if (cols[j] == kGamma) s.gamma_us = v;
+  }
+  using L = ProfileLimits;
+  const auto outside = [](double v, double lo, double hi) { return !(v >= lo && v <= hi); };
+  if (outside(s.alpha_us, L::alpha_us_min, L::alpha_us_max) || outside(s.efficiency, L::efficiency_min, L::efficiency_max) ||
+      outside(s.gamma_us, L::gamma_us_min, L::gamma_us_max)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "alpha %.3g us, efficiency %.3g, gamma %.3g us", s.alpha_us, s.efficiency, s.gamma_us);
+    throw UserError(at, "", scope + " fit: the rows give absurd parameters (" + buf +
+                                "); are the times in microseconds and the sizes in bytes?");
   }
   s.fitted = true;
   s.points = static_cast<int>(pts.size());
@@ -115,7 +127,7 @@ std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
   int nodes = log.nodes;
   if (nodes == 0) nodes = log.ranks <= instance.gpus ? 1 : log.ranks / instance.gpus;
   if (nodes < 1 || log.ranks % nodes != 0 || log.ranks / nodes > instance.gpus)
-    throw UserError(SourceLocation{log.file, 0, 0}, "",
+    throw UserError(SourceLocation{log.file, log.rows.empty() ? 1 : log.rows.front().line, 1}, "",
                     std::to_string(log.ranks) + " ranks do not fit on " + instance.name + " nodes of " +
                         std::to_string(instance.gpus) + " GPUs");
   return {nodes, log.ranks / nodes};

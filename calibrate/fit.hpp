@@ -22,6 +22,15 @@
 
 namespace ddpsim::calibrate {
 
+// The ranges a profile file may hold (app/profile_io.cpp reads with them; a fit outside them is
+// refused, located at its first row, instead of writing a profile that cannot be loaded back).
+// alpha may be negative: NCCL's latency table can overestimate a machine's latency.
+struct ProfileLimits {
+  static constexpr double alpha_us_min = -1e6, alpha_us_max = 1e6;
+  static constexpr double efficiency_min = 1e-6, efficiency_max = 1e6;
+  static constexpr double gamma_us_min = 0, gamma_us_max = 1e9;
+};
+
 // Throws UserError when a log does not fit the instance (rank count) or a scope cannot be fitted.
 // `algorithm`: "auto" (NCCL's own choice, for logs run without NCCL_ALGO) or the algorithm the
 // logs forced (e.g. "ring" for NCCL_ALGO=Ring or NCCL_TREE_THRESHOLD=0).

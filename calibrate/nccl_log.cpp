@@ -31,29 +31,59 @@ std::string trim(const std::string& s)
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
-// A number in full, or NaN.
+// A finite number in full, or NaN (strtod alone would also take "inf", "nan" and hex floats).
 double number(const std::string& s)
 {
   if (s.empty()) return std::nan("");
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() ? v : std::nan("");
+  return end == s.c_str() + s.size() && std::isfinite(v) ? v : std::nan("");
 }
+
+// Half a unit in the last printed place of a decimal number ("93.89" -> 0.005): how far the true
+// value can be from what nccl-tests printed.
+double half_ulp(const std::string& s)
+{
+  const auto e = s.find_first_of("eE");
+  const std::string mantissa = s.substr(0, e);
+  const auto dot = mantissa.find('.');
+  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  const int exponent = e == std::string::npos ? 0 : std::atoi(s.c_str() + e + 1);
+  return 0.5 * std::pow(10.0, exponent - decimals);
+}
+
+// Sizes beyond this (2^63 B) are not a measurement; they would not fit the byte counters either.
+constexpr double kMaxLogBytes = 9.2e18;
+// Times beyond ~100 days are no measurement (and do not fit ddpsim's picosecond clock).
+constexpr double kMaxLogTimeUs = 8.64e12;
 
 // Launcher prefixes: "[1,0]<stdout>:" (Open MPI --tag-output), "0:" (srun --label).
 const std::regex kPrefix(R"(^\s*(\[\d+,\d+\]<std(out|err)>:|\d+:(?=\s)))");
 
 int ranks_from_ratio(const NcclLog& log)
 {
-  // The largest row has the most digits in algbw and busbw: busbw/algbw = 2(n-1)/n.
+  // The largest row has the most digits in algbw and busbw: busbw/algbw = 2(n-1)/n, so
+  // n = 2 / (2 - ratio). The printed digits bound the ratio; when the bounds give different rank
+  // counts the log cannot tell n (near ratio 2 a rounding step spans thousands of ranks).
   const LogRow* best = nullptr;
   for (const LogRow& r : log.rows)
     if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
-  if (!best) fail(log.file, 0, 0, "no row with a bandwidth: cannot tell the rank count");
+  if (!best) fail(log.file, 1, 1, "no row with a bandwidth: cannot tell the rank count");
   const double ratio = best->busbw_GBps / best->algbw_GBps;
   if (!(ratio >= 0.99 && ratio < 2.0))
     fail(log.file, best->line, 1, "busbw/algbw = " + std::to_string(ratio) + " is not an all_reduce's 2(n-1)/n");
-  return std::max(1, static_cast<int>(std::lround(2.0 / (2.0 - ratio))));
+  const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);
+  const double hi = (best->busbw_GBps + best->busbw_ulp) / (best->algbw_GBps - best->algbw_ulp);
+  const auto ranks_at = [](double r) { return r >= 2.0 ? -1L : std::lround(2.0 / (2.0 - std::max(r, 0.99))); };
+  const long n = ranks_at(ratio);
+  if (ranks_at(lo) != n || ranks_at(hi) != n || best->algbw_GBps <= best->algbw_ulp)
+    fail(log.file, best->line, 1,
+         "busbw/algbw = " + std::to_string(ratio) + " does not determine the rank count at the printed precision " +
+             "(use the CSV form with a GPUs column)");
+  if (n > kMaxLogRanks)
+    fail(log.file, best->line, 1, "busbw/algbw implies " + std::to_string(n) + " ranks, more than " +
+                                      std::to_string(kMaxLogRanks));
+  return std::max(1, static_cast<int>(n));
 }
 
 NcclLog parse_csv(const std::string& file, const std::vector<std::string>& lines)
@@ -91,21 +121,34 @@ NcclLog parse_csv(const std::string& file, const std::vector<std::string>& lines
       if (std::isnan(v) || v < 0) fail(file, lineno, 1, "column \"" + header[static_cast<std::size_t>(idx)] + "\" is not a number: \"" + cells[static_cast<std::size_t>(idx)] + "\"");
       return v;
     };
-    const int nodes = static_cast<int>(get(idx_nodes)), gpus = static_cast<int>(get(idx_gpus));
+    auto count = [&](int idx, double max) {
+      const double v = get(idx);
+      if (v < 1 || v > max || std::floor(v) != v)
+        fail(file, lineno, 1, "column \"" + header[static_cast<std::size_t>(idx)] + "\" must be a whole number from 1 to " +
+                                  std::to_string(static_cast<long>(max)) + ", got \"" + cells[static_cast<std::size_t>(idx)] + "\"");
+      return static_cast<int>(v);
+    };
+    const int nodes = count(idx_nodes, kMaxLogRanks), gpus = count(idx_gpus, kMaxLogRanks);
     if ((log.nodes && log.nodes != nodes) || (log.ranks && log.ranks != gpus))
       fail(file, lineno, 1, "rows with different Nodes/GPUs in one file (split it per cluster size)");
     log.nodes = nodes;
     log.ranks = gpus;
     LogRow r;
     r.line = lineno;
-    r.bytes = Bytes{static_cast<std::uint64_t>(std::llround(get(idx_size) * static_cast<double>(MiB)))};
+    const double size_bytes = get(idx_size) * static_cast<double>(MiB);
+    if (size_bytes >= kMaxLogBytes) fail(file, lineno, 1, "column \"size(MB)\" is too large");
+    r.bytes = Bytes{static_cast<std::uint64_t>(std::llround(size_bytes))};
     r.algbw_GBps = get(idx_algbw);
     r.busbw_GBps = get(idx_busbw);
+    r.algbw_ulp = half_ulp(cells[static_cast<std::size_t>(idx_algbw)]);
+    r.busbw_ulp = half_ulp(cells[static_cast<std::size_t>(idx_busbw)]);
     if (r.algbw_GBps <= 0) fail(file, lineno, 1, "algbw must be positive");
+    if (r.bytes.n == 0) fail(file, lineno, 1, "column \"size(MB)\" must be positive");
     r.time_us = r.bytes.as_double() / (r.algbw_GBps * 1e9) * 1e6;
+    if (r.time_us > kMaxLogTimeUs) fail(file, lineno, 1, "size / algbw is longer than 100 days");
     log.rows.push_back(r);
   }
-  if (header.empty()) fail(file, 0, 0, "no CSV header found");
+  if (header.empty()) fail(file, 1, 1, "no CSV header found");
   return log;
 }
 
@@ -142,9 +185,14 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
         time < 0 || size < 0)
       fail(file, lineno, col, "wrong columns: expected numbers for size, count, time, algbw and busbw in \"" + t + "\"");
     if (size == 0) continue;
+    if (size >= kMaxLogBytes || std::floor(size) != size)
+      fail(file, lineno, col, "size must be a whole number of bytes below 2^63, got \"" + tok[0] + "\"");
+    if (time == 0) fail(file, lineno, col, "time must be positive (a zero time is no measurement)");
+    if (time > kMaxLogTimeUs) fail(file, lineno, col, "time " + tok[t0] + " us is longer than 100 days");
     if (!log.rows.empty() && static_cast<std::uint64_t>(size) <= log.rows.back().bytes.n)
       fail(file, lineno, col, "sizes must increase down a table (a second table in the same file? split it)");
-    log.rows.push_back(LogRow{lineno, Bytes{static_cast<std::uint64_t>(size)}, time, algbw, busbw});
+    log.rows.push_back(LogRow{lineno, Bytes{static_cast<std::uint64_t>(size)}, time, algbw, busbw,
+                              half_ulp(tok[t0 + 1]), half_ulp(tok[t0 + 2])});
   }
   return log;
 }
@@ -162,7 +210,8 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
     break;
   }
   NcclLog log = csv ? parse_csv(file, lines) : parse_text(file, lines);
-  if (log.rows.empty()) fail(file, 0, 0, "no nccl-tests result rows found");
+  if (log.rows.empty())
+    fail(file, 1, 1, "no nccl-tests result rows found (expected all_reduce_perf's table or its CSV form)");
   if (log.ranks == 0) log.ranks = ranks_from_ratio(log);
   return log;
 }

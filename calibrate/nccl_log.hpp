@@ -19,7 +19,13 @@ struct LogRow {
   double time_us = 0;    // out-of-place time
   double algbw_GBps = 0;
   double busbw_GBps = 0;
+  double algbw_ulp = 0;  // half a unit in the last printed digit of algbw (its rounding)
+  double busbw_ulp = 0;
 };
+
+// The most ranks a log may describe (the CSV's GPUs, or inferred from busbw/algbw): the
+// largest cluster ddpsim simulates (docs/reliability.md).
+inline constexpr int kMaxLogRanks = 131072;
 
 struct NcclLog {
   std::string file;

@@ -1,19 +1,22 @@
 #include "core/error.hpp"
 
+#include "core/text.hpp"
+
 namespace ddpsim {
 namespace {
 
+// One line, valid UTF-8: file names, keys and values inside messages come from users.
 std::string render(const SourceLocation& where, const std::string& field, const std::string& message)
 {
   std::string out;
   if (!where.file.empty()) {
-    out += where.file;
+    out += printable(where.file);
     if (where.line > 0) out += ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
     out += ": ";
   }
   out += "error: ";
-  if (!field.empty()) out += field + ": ";
-  return out + message;
+  if (!field.empty()) out += printable(field) + ": ";
+  return out + printable(message);
 }
 
 }  // namespace

@@ -63,6 +63,14 @@ std::string fixed(double v, int digits)
 
 }  // namespace
 
+void throw_time_overflow(const char* what)
+{
+  throw OverflowError(std::string("a time ") + what + " is beyond +-" + std::to_string(static_cast<int>(Time::kMaxSeconds / 86400)) +
+                      " days (or not finite), more than ddpsim can represent in picoseconds");
+}
+
+void Bytes::throw_bytes_overflow() { throw OverflowError("a byte count is beyond 2^64 - 1"); }
+
 Time transfer_time(Bytes b, Bandwidth bw) { return transfer_time(b.as_double(), bw); }
 
 Time transfer_time(double bytes, Bandwidth bw)

@@ -8,34 +8,83 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.hpp"
+
 namespace ddpsim {
 
-// A duration or instant in picoseconds. int64 covers +-106 days, far more than one simulation.
+// Thrown by the checked arithmetic below when a result does not fit: a quantity ddpsim cannot
+// represent exactly. It is a ValueError (no location): the caller that knows which input drove
+// the value turns it into a located UserError naming that field (never a wrapped number).
+class OverflowError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
+
+// Checked int64 arithmetic for Time (throws OverflowError instead of wrapping).
+[[noreturn]] void throw_time_overflow(const char* what);
+constexpr std::int64_t checked_add(std::int64_t a, std::int64_t b)
+{
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) throw_time_overflow("sum");
+  return r;
+}
+constexpr std::int64_t checked_sub(std::int64_t a, std::int64_t b)
+{
+  std::int64_t r = 0;
+  if (__builtin_sub_overflow(a, b, &r)) throw_time_overflow("difference");
+  return r;
+}
+constexpr std::int64_t checked_mul(std::int64_t a, std::int64_t b)
+{
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) throw_time_overflow("product");
+  return r;
+}
+
+// A duration or instant in picoseconds. int64 covers +-106 days (kMaxSeconds), far more than one
+// simulated iteration; every operation is checked, so a longer time is an OverflowError, never a
+// wrapped (negative) value.
 struct Time {
   std::int64_t ps = 0;
 
-  static constexpr Time from_seconds(double s) { return Time{static_cast<std::int64_t>(s * 1e12 + (s >= 0 ? 0.5 : -0.5))}; }
+  static constexpr double kMaxSeconds = 9.2e6;  // just under INT64_MAX picoseconds (9.22e6 s)
+
+  static constexpr Time from_seconds(double s)
+  {
+    // NaN fails both comparisons; the cast of an out-of-range double would be undefined.
+    if (!(s < kMaxSeconds && s > -kMaxSeconds)) throw_time_overflow("duration");
+    return Time{static_cast<std::int64_t>(s * 1e12 + (s >= 0 ? 0.5 : -0.5))};
+  }
   static constexpr Time from_us(double us) { return from_seconds(us * 1e-6); }
   constexpr double seconds() const { return static_cast<double>(ps) * 1e-12; }
   constexpr double us() const { return static_cast<double>(ps) * 1e-6; }
 
-  constexpr Time operator+(Time o) const { return Time{ps + o.ps}; }
-  constexpr Time operator-(Time o) const { return Time{ps - o.ps}; }
-  constexpr Time& operator+=(Time o) { ps += o.ps; return *this; }
-  constexpr Time operator*(std::int64_t k) const { return Time{ps * k}; }
+  constexpr Time operator+(Time o) const { return Time{checked_add(ps, o.ps)}; }
+  constexpr Time operator-(Time o) const { return Time{checked_sub(ps, o.ps)}; }
+  constexpr Time& operator+=(Time o) { ps = checked_add(ps, o.ps); return *this; }
+  constexpr Time operator*(std::int64_t k) const { return Time{checked_mul(ps, k)}; }
   constexpr auto operator<=>(const Time&) const = default;
 };
 
 constexpr Time max(Time a, Time b) { return a < b ? b : a; }
 
-// A whole number of bytes.
+// A whole number of bytes. Sums are checked (OverflowError past 2^64 - 1).
 struct Bytes {
   std::uint64_t n = 0;
 
   constexpr double as_double() const { return static_cast<double>(n); }
-  constexpr Bytes operator+(Bytes o) const { return Bytes{n + o.n}; }
-  constexpr Bytes& operator+=(Bytes o) { n += o.n; return *this; }
+  constexpr Bytes operator+(Bytes o) const { return Bytes{add(n, o.n)}; }
+  constexpr Bytes& operator+=(Bytes o) { n = add(n, o.n); return *this; }
   constexpr auto operator<=>(const Bytes&) const = default;
+
+ private:
+  static constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b)
+  {
+    std::uint64_t r = 0;
+    if (__builtin_add_overflow(a, b, &r)) throw_bytes_overflow();
+    return r;
+  }
+  [[noreturn]] static void throw_bytes_overflow();
 };
 
 constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;

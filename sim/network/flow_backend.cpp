@@ -172,7 +172,7 @@ struct Planned {
 };
 
 Planned plan(const Topology& topo, const Router& router, const std::vector<CollectiveJob>& jobs,
-             const FoldedBytes* folded)
+             const FoldedBytes* folded, Time origin)
 {
   const bool fold = folded != nullptr;
   Planned out;
@@ -180,7 +180,7 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
   std::unordered_map<int, std::uint32_t> stream_end;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const CollectiveJob& job = jobs[j];
-    std::vector<std::uint32_t> deps{b.wait({}, job.ready)};
+    std::vector<std::uint32_t> deps{b.wait({}, job.ready - origin)};
     if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
     const std::uint32_t start = b.wait(std::move(deps));
     std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
@@ -262,10 +262,15 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
   if (jobs.empty()) return {};
   const std::optional<FoldedBytes> folded = folding_ ? symmetric(topo_, jobs) : std::nullopt;
   bool fold = folded.has_value();
-  Planned p = plan(topo_, router_, jobs, fold ? &*folded : nullptr);
+  // SimGrid's clock is a double and its solver's precision is absolute: an iteration that starts
+  // its first bucket days in (a long measured step) would leave millisecond flows lost in the
+  // rounding of the clock ("a flow never completed"). Simulate from the first ready time instead.
+  Time origin = jobs.front().ready;
+  for (const CollectiveJob& j : jobs) origin = std::min(origin, j.ready);
+  Planned p = plan(topo_, router_, jobs, fold ? &*folded : nullptr, origin);
   if (p.folded_twice) {  // folding would charge one flow twice on a link: simulate every rank
     fold = false;
-    p = plan(topo_, router_, jobs, nullptr);
+    p = plan(topo_, router_, jobs, nullptr, origin);
   }
   const std::vector<double> done = simulate(p.graph, stats_);
   stats_.flows = p.flows;
@@ -273,13 +278,13 @@ std::vector<JobTiming> FlowBackend::run(const std::vector<CollectiveJob>& jobs)
   std::vector<JobTiming> out(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     // The ready time went through SimGrid's double clock: keep the exact integer where possible.
-    out[j].start = max(jobs[j].ready, Time::from_seconds(done[p.start[j]]));
-    out[j].end = max(out[j].start, Time::from_seconds(done[p.end[j]]));
+    out[j].start = max(jobs[j].ready, origin + Time::from_seconds(done[p.start[j]]));
+    out[j].end = max(out[j].start, origin + Time::from_seconds(done[p.end[j]]));
     if (!timeline_) continue;
     const auto& phases = jobs[j].schedule.phases;
     for (std::size_t k = 0; k < phases.size(); ++k) {
-      const Time from = Time::from_seconds(done[p.phase_start[j][k]]);
-      const Time to = k + 1 < phases.size() ? Time::from_seconds(done[p.phase_start[j][k + 1]]) : out[j].end;
+      const Time from = origin + Time::from_seconds(done[p.phase_start[j][k]]);
+      const Time to = k + 1 < phases.size() ? origin + Time::from_seconds(done[p.phase_start[j][k + 1]]) : out[j].end;
       record_phase(*timeline_, topo_, router_, jobs[j], phases[k], from, to);
     }
   }

@@ -31,6 +31,11 @@ struct FlowGraph {
   std::vector<Item> items;
 };
 
+// The largest payload one item may carry (2^50 bytes, 1 PiB): beyond it SimGrid's double
+// arithmetic on remaining bytes is no longer exact enough to finish the flow. run_flow_graph()
+// throws OverflowError past it.
+inline constexpr std::uint64_t kMaxFlowBytes = std::uint64_t{1} << 50;
+
 struct FlowRunStats {
   std::uint64_t comms = 0;  // SimGrid communications started
 };

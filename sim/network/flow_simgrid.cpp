@@ -6,6 +6,7 @@
 #include <xbt/log.h>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 #include "sim/network/flow_graph.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -65,6 +66,9 @@ class Runner {
   }
 
   std::uint64_t comms() const { return comms_.size(); }
+  // Unfinished comms print a SimGrid backtrace when destroyed; on the error path (in a child
+  // process about to exit) they are let go instead, so the error stays one line.
+  void abandon() { new std::vector<sg4::CommPtr>(std::move(comms_)); }
   const std::vector<double>& done() const { return done_; }
 
  private:
@@ -98,8 +102,14 @@ std::vector<double> run_flow_graph(const FlowGraph& graph, FlowRunStats* stats)
 {
   for (const auto& route : graph.routes)
     for (std::uint32_t l : route) DDPSIM_CHECK(l < graph.links.size(), "route names a missing link");
-  for (const FlowGraph::Item& item : graph.items)
+  for (const FlowGraph::Item& item : graph.items) {
     DDPSIM_CHECK(item.route < static_cast<std::int32_t>(graph.routes.size()), "item names a missing route");
+    // SimGrid counts remaining bytes in doubles with an absolute precision: past 2^50 bytes the
+    // rounding of a flow's remainder can exceed it and the flow never completes (issue 13).
+    if (item.bytes > kMaxFlowBytes)
+      throw OverflowError("a flow of " + std::to_string(item.bytes) + " bytes is beyond the flow engine's exact range (" +
+                          std::to_string(kMaxFlowBytes) + " bytes, 1 PiB); use --engine analytical");
+  }
 
   // SimGrid must never see the user's argv (it would act on --help) and must be quiet.
   char name[] = "ddpsim";
@@ -127,7 +137,11 @@ std::vector<double> run_flow_graph(const FlowGraph& graph, FlowRunStats* stats)
   runner.start();
   engine.run();
   DDPSIM_CHECK(!deadlock, "SimGrid reported a deadlock");
-  for (double t : runner.done()) DDPSIM_CHECK(t >= 0, "a flow never completed");
+  for (double t : runner.done())
+    if (!(t >= 0)) {
+      runner.abandon();
+      DDPSIM_CHECK(t >= 0, "a flow never completed");
+    }
   if (stats) stats->comms = runner.comms();
   return runner.done();
 }

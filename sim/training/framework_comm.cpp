@@ -19,7 +19,7 @@ std::vector<VertexId> gloo_ranks(const Topology& topo, const std::vector<VertexI
   }
   for (std::size_t i = 0; out.size() > 1 && i < out.size(); ++i)
     if (out[i] == out[(i + 1) % out.size()])
-      throw UserError("gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % out.size()) +
+      throw UserError(SourceLocation{}, "cluster.gpus_per_node", "gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % out.size()) +
                       " would share a CPU socket in the ring; use an even gpus_per_node");
   return out;
 }

@@ -81,8 +81,8 @@ class HorovodReducer final : public GradientReducer {
     for (std::size_t ti = model_.layers[layer].params.size(); ti-- > 0;) queue_.push_back({layer, ti});
     if (tick_scheduled_) return;
     tick_scheduled_ = true;
-    const std::int64_t k = (engine.now().ps + cycle_.ps - 1) / cycle_.ps;  // first tick at or after now
-    engine.at(Time{k * cycle_.ps}, [this, &engine] { tick(engine.now()); }, /*late=*/1);
+    const std::int64_t k = (engine.now() + cycle_ - Time{1}).ps / cycle_.ps;  // first tick at or after now (checked)
+    engine.at(cycle_ * k, [this, &engine] { tick(engine.now()); }, /*late=*/1);
   }
 
  private:

@@ -1,0 +1,18 @@
+// Text from users (file names, YAML keys and values, log lines) echoed back in messages and
+// reports: every output line must stay one line and be valid UTF-8, whatever the input held.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ddpsim {
+
+// True when `s` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, <= U+10FFFF).
+bool valid_utf8(std::string_view s);
+
+// `s` with control characters escaped (\n, \r, \t, \xNN for the others and DEL) and every byte
+// that is not part of a well-formed UTF-8 sequence written as \xNN. Valid multi-byte characters
+// pass unchanged. A backslash is kept as is (paths on Windows-made files stay readable).
+std::string printable(std::string_view s);
+
+}  // namespace ddpsim
