@@ -37,10 +37,12 @@ struct ProfileLimits {
 sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm = "auto");
 
 // Why a fitted profile is physically implausible, or nullopt: a scope whose efficiency exceeds
-// kMaxEfficiency (faster than the catalog's line rate, beyond measurement slack), falls below
+// kMaxEfficiency (efficiency is relative to the catalog's achievable rate, line rate x the link
+// class's efficiency, itself an estimate: 1.5 leaves room for a conservative catalog derating and
+// still refuses a log read as the wrong instance, e.g. 89.5 for p5 read as p3), falls below
 // kMinEfficiency, or whose latency alpha is beyond +-kMaxAlphaUs. The location is the scope's
 // first fitted row.
-inline constexpr double kMaxEfficiency = 1.1;
+inline constexpr double kMaxEfficiency = 1.5;
 inline constexpr double kMinEfficiency = 0.02;
 inline constexpr double kMaxAlphaUs = 1000;
 struct Implausible {

@@ -74,9 +74,13 @@ int ranks_from_ratio(const NcclLog& log)
     fail(log.file, best->line, 1, "busbw/algbw = " + std::to_string(ratio) + " is not an all_reduce's 2(n-1)/n");
   const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);
   const double hi = (best->busbw_GBps + best->busbw_ulp) / (best->algbw_GBps - best->algbw_ulp);
-  const auto ranks_at = [](double r) { return r >= 2.0 ? -1L : std::lround(2.0 / (2.0 - std::max(r, 0.99))); };
-  const long n = ranks_at(ratio);
-  if (ranks_at(lo) != n || ranks_at(hi) != n || best->algbw_GBps <= best->algbw_ulp)
+  // The rank counts whose 2(n-1)/n lies within the printed digits' bounds: exactly one names n;
+  // none (rounding pushed the ratio between two counts) takes the nearest; several cannot tell.
+  const long n = std::lround(2.0 / (2.0 - std::max(ratio, 0.99)));
+  const double n_lo = 2.0 / (2.0 - std::max(lo, 0.99));
+  const double n_hi = hi < 2.0 ? 2.0 / (2.0 - hi) : 1e18;
+  const double fits = std::floor(n_hi) - std::ceil(n_lo) + 1;  // integers in [n_lo, n_hi]
+  if (fits > 1 || best->algbw_GBps <= best->algbw_ulp)
     fail(log.file, best->line, 1,
          "busbw/algbw = " + std::to_string(ratio) + " does not determine the rank count at the printed precision " +
              "(use the CSV form with a GPUs column)");

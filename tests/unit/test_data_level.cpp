@@ -211,5 +211,7 @@ TEST_CASE("data level: nvls's port-load drawing is not a data path (why the chec
   Topology topo(test::instance("p5.48xlarge"), 1, 8);
   const Algorithm& nvls = Registry::instance().get("nvls");
   const Request req{CollectiveOp::all_reduce, Bytes{MiB}, &topo, ring_order(topo), {}, 1};
-  CHECK_THAT(check_data(nvls, req, nvls.steps(req)), Catch::Contains("cycle"));
+  // A ring of port-load sends: the checker finds a cycle, or (with NVLS's (1 + 1/G) S port
+  // traffic drawn) bytes beyond the buffer; either way, not a data path.
+  CHECK_THAT(check_data(nvls, req, nvls.steps(req)), Catch::Contains("cycle") || Catch::Contains("beyond the buffer"));
 }

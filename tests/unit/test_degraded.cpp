@@ -56,7 +56,9 @@ TEST_CASE("a NIC at half rate: its links halve, nothing else changes, symmetry i
   CHECK(slow.symmetry_periods() == 1);
   // Hand computation: node 2's route out is bottlenecked at min(PCIe, NIC / 2).
   const Route r = Router(slow).route(slow.gpu(2, 0), slow.gpu(3, 0));
-  CHECK(r.bottleneck.bytes_per_s == Approx(std::min(inst.pcie.bytes_per_s, inst.nic.bandwidth.bytes_per_s / 2)));
+  // Achievable rates: line rate x the link class's catalog efficiency (docs/model.md).
+  CHECK(r.bottleneck.bytes_per_s == Approx(std::min(inst.pcie.bytes_per_s * inst.efficiency.pcie,
+                                                    inst.nic.bandwidth.bytes_per_s * inst.efficiency.nic / 2)));
   // A node beyond the topology is skipped (a smaller configuration of the same scenario).
   CHECK(Topology(inst, 2, 8, with({nic(2, 0.5)})).symmetry_periods() == 2);
 }
@@ -107,7 +109,7 @@ TEST_CASE("an NVLink with every lane down: routes go around it on that node only
   d.gpu_b = 3;
   const Topology half(inst, 2, 8, with({d}));
   const Route r = Router(half).route(half.gpu(1, 0), half.gpu(1, 3));
-  CHECK(r.bottleneck.bytes_per_s == Approx(inst.nvlink_per_link.bytes_per_s));
+  CHECK(r.bottleneck.bytes_per_s == Approx(inst.nvlink_per_link.bytes_per_s * inst.efficiency.nvlink));
 }
 
 TEST_CASE("NVSwitch port lanes and spine uplinks", "[degraded]")
@@ -120,7 +122,7 @@ TEST_CASE("NVSwitch port lanes and spine uplinks", "[degraded]")
   d.lanes_down = 3;  // of 12 lanes of 25 GB/s on an A100
   const Topology topo(inst, 1, 8, with({d}));
   const Route r = Router(topo).route(topo.gpu(0, 2), topo.gpu(0, 5));
-  CHECK(r.bottleneck.bytes_per_s == Approx(inst.nvswitch_per_gpu.bytes_per_s * 9 / 12));
+  CHECK(r.bottleneck.bytes_per_s == Approx(inst.nvswitch_per_gpu.bytes_per_s * inst.efficiency.nvlink * 9 / 12));
   d.lanes_down = 12;
   CHECK_THROWS_AS(Topology(inst, 1, 8, with({d})), UserError);
 

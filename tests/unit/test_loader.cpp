@@ -93,7 +93,7 @@ TEST_CASE("overrides change only the named catalog fields")
   CHECK(s.cluster.instance.nic.gpudirect);  // untouched
 }
 
-TEST_CASE("overrides set a link class's efficiency; out of (0, 1] is an error")
+TEST_CASE("overrides set a link class's efficiency, and one outside 0 to 1 is an error")
 {
   sim::ScenarioSpec s = app::parse_scenario(
       "s.yaml", replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {nic: 0.5}}\n"), catalog());
