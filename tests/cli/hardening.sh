@@ -23,6 +23,9 @@ if "$ddpsim" calibrate fit "$log" --instance p5.48xlarge --out "$tmp/fit.yaml" 2
 else
   say fail "a fitted profile does not load back"
 fi
+# fuzz_profile's finding: a provenance yaml-cpp rejects mid-read is a user error (exit 2), not 70.
+check "fuzzed profile (invalid node)" 2 "fuzz_profile_invalid_node.yaml" \
+  "$ddpsim" collective --instance p5.48xlarge --nodes 2 --profile "$tests/data/fuzz_profile_invalid_node.yaml"
 # A profile for another instance: located at its instance key.
 check "profile instance mismatch" 2 "$tmp/fit.yaml:2:1: error: instance: profile is for p5.48xlarge" \
   "$ddpsim" collective --instance p4d.24xlarge --nodes 2 --profile "$tmp/fit.yaml"
