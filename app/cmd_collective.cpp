@@ -10,6 +10,7 @@
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
+#include "app/text_format.hpp"
 #include "app/profile_io.hpp"
 #include "app/yaml_reader.hpp"
 #include "core/text.hpp"
@@ -74,13 +75,6 @@ Bytes parse_size(const std::string& flag, const std::string& text)
   } catch (const ValueError& e) {
     throw UserError(flag + ": " + e.what());
   }
-}
-
-std::string fmt(const char* f, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
 }
 
 // all_reduce_perf's table; the time column switches to %7.0f above 10 ms as nccl-tests does.

@@ -1,4 +1,5 @@
 #include "app/plan_report.hpp"
+#include "app/text_format.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,19 +9,6 @@
 
 namespace ddpsim::app {
 namespace {
-
-std::string fmt(const char* format, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string pad(const std::string& s, std::size_t width, bool right)
-{
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
 
 std::string config_name(const sim::PlanReport& rep, const sim::PlanRow& row)
 {

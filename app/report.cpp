@@ -1,4 +1,5 @@
 #include "app/report.hpp"
+#include "app/text_format.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -7,19 +8,6 @@
 
 namespace ddpsim::app {
 namespace {
-
-std::string fmt(const char* format, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string pad(std::string s, std::size_t width, bool right = true)
-{
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
 
 struct TimeUnit {
   double per_second;
