@@ -4,9 +4,11 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
+#include "app/formats.hpp"
 #include "app/output.hpp"
 #include "app/plan_loader.hpp"
-#include "app/plan_report.hpp"
+#include "app/progress.hpp"
+#include "app/shard_option.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -16,6 +18,7 @@ struct PlanOptions {
   std::string format = "table";
   std::string output;
   int jobs = 1;
+  std::string shard;  // issue 11: "I/N", "auto" or "auto/N" (app/shards.hpp)
 };
 
 class PlanCommand final : public Command {
@@ -26,12 +29,13 @@ class PlanCommand final : public Command {
     cmd_->add_option("file", opt_.file, "Plan YAML: a scenario with lists/ranges and a goal (see scenarios/plans/)")
         ->required();
     cmd_->add_option("--format", opt_.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv"}))
+        ->check(CLI::IsMember(report_formats()))
         ->capture_default_str();
     cmd_->add_option("-j,--jobs", opt_.jobs, "Evaluate variants in up to N processes at once")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
+    add_shard_option(*cmd_, opt_.shard);  // issue 11
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -40,12 +44,21 @@ class PlanCommand final : public Command {
   {
     const Catalog catalog = builtin_catalog();
     const PlanInput in = load_plan(opt_.file, catalog);
-    const auto results = sim::evaluate_variants(in.variants, opt_.jobs);
+    Progress progress("variants");
+    const sim::PlanProgress tick = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    // Issue 11: a shard evaluates variants v with v mod N == I and writes JSON Lines for `ddpsim merge`.
+    if (const std::optional<Shard> shard = shard_of(*cmd_, opt_.shard, "")) {
+      const std::vector<std::size_t> mine = shard_members(in.variants.size(), *shard);
+      std::vector<sim::PlanVariant> share;
+      for (std::size_t v : mine) share.push_back(in.variants[v]);
+      const auto results = sim::evaluate_variants(share, opt_.jobs, tick);
+      write_output(opt_.output, plan_shard_jsonl(sim::plan_frame(in.variants), in.goal, mine, results, *shard,
+                                                 {"plan", opt_.file, ""}));
+      return 0;
+    }
+    const auto results = sim::evaluate_variants(in.variants, opt_.jobs, tick);
     const sim::PlanReport report = sim::decide(in.variants, results, in.goal);
-    const std::string text = opt_.format == "json"  ? plan_json(report)
-                             : opt_.format == "csv" ? plan_csv(report)
-                                                    : plan_table(report);
-    write_output(opt_.output, text);
+    write_output(opt_.output, render_plan(report, opt_.format));
     return 0;
   }
 

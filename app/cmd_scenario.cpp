@@ -4,9 +4,11 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
+#include "app/formats.hpp"
 #include "app/output.hpp"
 #include "app/predict.hpp"
-#include "app/report.hpp"
+#include "app/progress.hpp"
+#include "app/shard_option.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/trace.hpp"
 #include "app/yaml_reader.hpp"
@@ -27,6 +29,7 @@ struct ScenarioOptions {
   int samples = kDefaultSamples;
   std::string max_memory = "4GiB";
   double timeout_s = 0;
+  std::string shard;  // issue 11: "I/N", "auto" or "auto/N" (app/shards.hpp)
 };
 
 class ScenarioCommand final : public Command {
@@ -35,7 +38,7 @@ class ScenarioCommand final : public Command {
   {
     cmd_ = app.add_subcommand("scenario", "Predict step time, total time, scaling and cost of a training scenario");
     cmd_->add_option("file", opt_.file, "Scenario YAML (see scenarios/)")->required();
-    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember(report_formats()));
     cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("--trace", opt_.trace,
                      "Write a Chrome trace (Perfetto) of the last configuration's iteration to this file");
@@ -49,6 +52,7 @@ class ScenarioCommand final : public Command {
         ->capture_default_str();
     cmd_->add_option("--timeout", opt_.timeout_s, "Stop a flow simulation after this many seconds (0: no limit)")
         ->check(CLI::Range(0.0, 1e7));
+    add_shard_option(*cmd_, opt_.shard);  // issue 11
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -102,6 +106,11 @@ class ScenarioCommand final : public Command {
     sim::RunOptions run;
     run.engine = sim::parse_engine(opt_.engine);
     run.jobs = opt_.jobs;
+    // Issue 11: a shard's share (JSON Lines for `ddpsim merge`) and a progress line on a terminal.
+    const std::optional<Shard> shard = shard_of(*cmd_, opt_.shard, opt_.trace);
+    if (shard) run.shard_index = shard->index, run.shard_count = shard->count;
+    Progress progress("configurations");
+    run.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     sim::Timeline timeline;
     if (!opt_.trace.empty()) run.timeline = &timeline;
     const sim::ScenarioReport report =
@@ -113,9 +122,10 @@ class ScenarioCommand final : public Command {
                                                             {"nodes", std::to_string(last.nodes)}},
                                                  TraceLayout{last.nodes, last.gpus / std::max(1, last.nodes)}));
     }
-    const std::string text = opt_.format == "json"  ? scenario_json(report)
-                             : opt_.format == "csv" ? scenario_csv(report)
-                                                    : scenario_table(report);
+    const std::string text =
+        shard ? scenario_shard_jsonl(report, *shard,
+                                     {"scenario", opt_.file, "engine=" + opt_.engine + " samples=" + std::to_string(opt_.samples)})
+              : render_scenario(report, opt_.format);
     write_output(opt_.output, text);
     return 0;
   }

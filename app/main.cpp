@@ -20,6 +20,7 @@ int main(int argc, char** argv)
   commands.push_back(app::make_collective_command(app));
   commands.push_back(app::make_calibrate_command(app));
   commands.push_back(app::make_plan_command(app));
+  commands.push_back(app::make_merge_command(app));  // issue 11
 
   try {
     app.parse(argc, argv);

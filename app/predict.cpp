@@ -69,6 +69,7 @@ sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& cata
   if (!loaded.calibration.empty()) {
     sim::RunOptions quiet = run;
     quiet.timeline = nullptr;
+    quiet.progress = nullptr;
     const sim::ScenarioReport before = sim::run_scenario(loaded, quiet);
     for (std::size_t i = 0; i < report.results.size() && i < before.results.size(); ++i) {
       report.results[i].uncalibrated_step_s = before.results[i].step_time_s;

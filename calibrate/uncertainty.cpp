@@ -93,6 +93,7 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
   // applied to the reported value (identical for an analytical report).
   sim::RunOptions quiet;
   quiet.engine = sim::EngineKind::analytical;
+  quiet.shard_index = run.shard_index, quiet.shard_count = run.shard_count;  // issue 11: a shard samples its rows
   sim::ScenarioSpec central = base;
   for (const Dimension& d : u.dims) apply(d.knob, central, std::exp(d.center));
   const sim::ScenarioReport nominal = sim::run_scenario(central, quiet);

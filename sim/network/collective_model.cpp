@@ -101,6 +101,8 @@ void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
 
 PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) const
 {
+  const std::pair<int, std::uint64_t> key{static_cast<int>(op), bytes.n};
+  if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
   PricedCollective best;
   if (named_) {
     if (!named_->supports(op))
@@ -131,6 +133,7 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
     }
   }
   apply_profile(best, bytes);
+  memo_.emplace(key, best);
   return best;
 }
 

@@ -20,6 +20,7 @@
 // caller's software latency, the profile's alpha, gamma and efficiency on top.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +102,9 @@ class CollectiveModel {
   const algo::Algorithm* named_ = nullptr;  // null for auto
   // Times schedules for NCCL's own model (the choice never depends on the engine in use).
   std::unique_ptr<AnalyticalBackend> timer_;
+  // price() is a pure function of (op, bytes) for a given model; DDP buckets of one size and
+  // ZeRO's per-layer gathers repeat them (issue 11: plan speed, docs/performance.md).
+  mutable std::map<std::pair<int, std::uint64_t>, PricedCollective> memo_;
 };
 
 // Times one priced collective alone on `net` (an idle network), in microseconds.

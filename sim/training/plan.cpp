@@ -60,45 +60,82 @@ std::vector<ConfigResult> decode_rows(const std::string& in)
 
 }  // namespace
 
-std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs)
+std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
+                                                         const PlanProgress& progress)
 {
   std::vector<std::vector<ConfigResult>> out;
   out.reserve(variants.size());
   if (jobs <= 1 || variants.size() <= 1) {
-    for (const PlanVariant& v : variants) out.push_back(run_scenario(v.spec).results);
+    for (const PlanVariant& v : variants) {
+      out.push_back(run_scenario(v.spec).results);
+      if (progress) progress(out.size(), variants.size());
+    }
     return out;
   }
-  // One child per variant, at most `jobs` at once, collected in order.
+  // Chunks of consecutive variants, one child each, at most `jobs` at once, collected in order.
+  // A child per chunk rather than per variant: 1,600 forks (and their fresh heaps) cost more
+  // system time than the variants' own work (docs/performance.md); ~16 chunks per job still
+  // balance uneven variants.
+  const std::size_t chunk = std::max<std::size_t>(1, variants.size() / (static_cast<std::size_t>(jobs) * 16));
   std::deque<ChildProcess> running;
   std::size_t next = 0;
   while (out.size() < variants.size()) {
     while (next < variants.size() && running.size() < static_cast<std::size_t>(jobs)) {
-      const PlanVariant* v = &variants[next++];
-      running.emplace_back([v] { return encode_rows(run_scenario(v->spec).results); });
+      const std::size_t from = next, to = std::min(variants.size(), next + chunk);
+      next = to;
+      running.emplace_back([&variants, from, to] {
+        std::string all;
+        for (std::size_t v = from; v < to; ++v) {
+          const std::string one = encode_rows(run_scenario(variants[v].spec).results);
+          all += std::to_string(one.size()) + "\n" + one;
+        }
+        return all;
+      });
     }
-    out.push_back(decode_rows(running.front().collect()));
+    const std::string all = running.front().collect();
     running.pop_front();
+    for (std::size_t pos = 0; pos < all.size();) {
+      const std::size_t nl = all.find('\n', pos);
+      DDPSIM_CHECK(nl != std::string::npos, "truncated plan chunk");
+      const std::size_t n = std::stoull(all.substr(pos, nl - pos));
+      DDPSIM_CHECK(nl + 1 + n <= all.size(), "truncated plan chunk");
+      out.push_back(decode_rows(all.substr(nl + 1, n)));
+      pos = nl + 1 + n;
+    }
+    if (progress) progress(out.size(), variants.size());
   }
+  DDPSIM_CHECK(out.size() == variants.size(), "plan chunks returned a different number of variants");
   return out;
 }
 
-PlanReport decide(const std::vector<PlanVariant>& variants, const std::vector<std::vector<ConfigResult>>& results,
-                  const Goal& goal)
+PlanFrame plan_frame(const std::vector<PlanVariant>& variants)
 {
+  PlanFrame f;
+  if (!variants.empty()) {
+    f.name = variants.front().spec.name;
+    f.model = variants.front().spec.model.name;
+    f.parameters = variants.front().spec.model.parameter_count();
+  }
+  for (const PlanVariant& v : variants)
+    f.variants.push_back(VariantInfo{v.label, v.spec.cluster.instance.name, v.spec.cluster.instance.price_source, v.priced});
+  return f;
+}
+
+PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigResult>>& results, const Goal& goal)
+{
+  const std::vector<VariantInfo>& variants = frame.variants;
   DDPSIM_CHECK(variants.size() == results.size(), "plan results do not match the variants");
   PlanReport rep;
   rep.goal = goal;
-  if (!variants.empty()) {
-    rep.name = variants.front().spec.name;
-    rep.model = variants.front().spec.model.name;
-    rep.parameters = variants.front().spec.model.parameter_count();
-  }
+  rep.name = frame.name;
+  rep.model = frame.model;
+  rep.parameters = frame.parameters;
   std::set<std::string> seen;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     rep.labels.push_back(variants[v].label);
-    const std::string& src = variants[v].spec.cluster.instance.price_source;
-    if (!src.empty() && seen.insert(variants[v].spec.cluster.instance.name + ": " + src).second)
-      rep.price_sources.push_back(variants[v].spec.cluster.instance.name + ": " + src);
+    const std::string& src = variants[v].price_source;
+    if (!src.empty() && seen.insert(variants[v].instance + ": " + src).second)
+      rep.price_sources.push_back(variants[v].instance + ": " + src);
     for (const ConfigResult& r : results[v]) {
       PlanRow row{r, v, {}, false};
       if (!r.fits) row.excluded = "does not fit: " + memory_need(r.memory);

@@ -5,6 +5,7 @@
 // the rows that fit in memory; the recommendation is the best candidate for the goal.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,12 +47,36 @@ struct PlanReport {
   std::vector<std::string> price_sources;  // distinct, in order of appearance
 };
 
+// Called after each variant finished: (variants done, variants to do).
+using PlanProgress = std::function<void(std::size_t, std::size_t)>;
+
 // Runs every variant's configurations (variant i's rows are its node counts in order); `jobs`
 // > 1 runs variants in up to that many child processes, with results identical to serial.
-std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs);
+std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
+                                                         const PlanProgress& progress = {});
+
+// What decide() needs of the variants besides their results; `ddpsim merge` carries it in the
+// shards' header (app/shards.hpp), so merging needs no input file.
+struct VariantInfo {
+  std::string label;
+  std::string instance;
+  std::string price_source;
+  bool priced = true;
+};
+struct PlanFrame {
+  std::string name;
+  std::string model;
+  std::uint64_t parameters = 0;
+  std::vector<VariantInfo> variants;
+};
+PlanFrame plan_frame(const std::vector<PlanVariant>& variants);
 
 // Applies the goal to evaluated rows: exclusions, Pareto frontier, recommendation.
-PlanReport decide(const std::vector<PlanVariant>& variants, const std::vector<std::vector<ConfigResult>>& results,
-                  const Goal& goal);
+PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigResult>>& results, const Goal& goal);
+inline PlanReport decide(const std::vector<PlanVariant>& variants,
+                         const std::vector<std::vector<ConfigResult>>& results, const Goal& goal)
+{
+  return decide(plan_frame(variants), results, goal);
+}
 
 }  // namespace ddpsim::sim

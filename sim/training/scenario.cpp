@@ -172,16 +172,28 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
   const std::size_t n = configs.size();
-  if (options.jobs > 1 && n > 1) {
+  // [issue 11] A shard runs its own configurations and the first (RunOptions::shard_index).
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i == 0 || i % options.shard_count == options.shard_index) todo.push_back(i);
+  auto one = [&](std::size_t k, Timeline* t) { return run_config(spec_of(configs[todo[k]]), configs[todo[k]], options, t); };
+  auto tick = [&](std::size_t done) {
+    if (options.progress) options.progress(done, todo.size());
+  };
+  std::vector<ConfigResult> got;
+  if (options.jobs > 1 && todo.size() > 1) {
     // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
-    std::vector<Timeline*> timelines(n, nullptr);
-    timelines.back() = options.timeline;
-    report.results = fan_out(
-        n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec_of(configs[i]), configs[i], options, t); }, timelines);
+    std::vector<Timeline*> timelines(todo.size(), nullptr);
+    if (todo.back() == n - 1) timelines.back() = options.timeline;
+    got = fan_out(todo.size(), options.jobs, one, timelines, tick);
   } else {
-    for (std::size_t i = 0; i < n; ++i)
-      report.results.push_back(run_config(spec_of(configs[i]), configs[i], options, i + 1 == n ? options.timeline : nullptr));
+    for (std::size_t k = 0; k < todo.size(); ++k) {
+      got.push_back(one(k, todo[k] + 1 == n ? options.timeline : nullptr));
+      tick(k + 1);
+    }
   }
+  report.results.assign(n, got.front());
+  for (std::size_t k = 0; k < todo.size(); ++k) report.results[todo[k]] = std::move(got[k]);
   for (std::size_t i = 0; i < n; ++i)
     if (configs[i].compiled) {
       report.results[i].compiler = spec.compiler->name;

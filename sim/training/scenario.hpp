@@ -2,6 +2,7 @@
 // count, one iteration is simulated on a representative GPU, then multiplied out to epochs.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -189,6 +190,12 @@ struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
   int jobs = 1;                  // > 1: configurations run in up to this many processes at once
+  // [issue 11] A shard (app/shards.hpp) simulates only configurations i with i % shard_count ==
+  // shard_index, plus the first (the base of speedup and efficiency); the other rows are copies
+  // of the first, to be dropped by the caller.
+  std::size_t shard_index = 0, shard_count = 1;
+  // [issue 11] Called in this process after each configuration finished: (done, to do).
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 // Runs every configuration of the scenario.

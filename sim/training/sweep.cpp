@@ -10,6 +10,24 @@
 #include "sim/network/subprocess.hpp"
 
 namespace ddpsim::sim {
+
+// Field lists of what only the parent sets (encode_row); found by ADL, so in this namespace.
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, ResilienceResult> void fields(T& x, F& f)
+{
+  f(x.node_mtbf_s), f(x.job_mtbf_s), f(x.checkpoint_bytes), f(x.checkpoint_write_s), f(x.checkpoint_read_s);
+  f(x.restart_s), f(x.young_interval_s), f(x.daly_interval_s), f(x.interval_s), f(x.work_s), f(x.expected_time_s);
+  f(x.expected_failures), f(x.checkpoint_overhead_s), f(x.lost_s), f(x.efficiency), f(x.storage_survives);
+  f(x.storage), f(x.mtbf_source), f(x.expected_total_time_s), f(x.expected_cost_usd), f(x.trials);
+  f(x.mc_mean_s), f(x.mc_p10_s), f(x.mc_p50_s), f(x.mc_p90_s);
+}
+
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, ConfigResult::Band> void fields(T& b, F& f)
+{
+  f(b.set), f(b.p10), f(b.p90);
+}
+
 namespace {
 
 // A byte codec with one overload per field type; encode and decode walk the same field list
@@ -132,8 +150,30 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
   return r;
 }
 
+std::string encode_row(const ConfigResult& r)
+{
+  Writer w;
+  w(r);
+  w(r.resilience), w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
+  w(r.step_band), w(r.samples_band), w(r.total_band), w(r.speedup_band), w(r.cost_band);
+  w(r.uncalibrated_step_s), w(r.uncalibrated_total_s);
+  return w.take();
+}
+
+ConfigResult decode_row(const std::string& bytes)
+{
+  Reader rd(bytes);
+  ConfigResult r;
+  rd(r);
+  rd(r.resilience), rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
+  rd(r.step_band), rd(r.samples_band), rd(r.total_band), rd(r.speedup_band), rd(r.cost_band);
+  rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s);
+  DDPSIM_CHECK(rd.done(), "trailing bytes in a shard row");
+  return r;
+}
+
 std::vector<ConfigResult> fan_out(std::size_t n, int jobs, const std::function<ConfigResult(std::size_t, Timeline*)>& work,
-                                  const std::vector<Timeline*>& timelines)
+                                  const std::vector<Timeline*>& timelines, const std::function<void(std::size_t)>& collected)
 {
   DDPSIM_CHECK(jobs >= 1 && timelines.size() == n, "fan_out arguments");
   std::vector<ConfigResult> out;
@@ -153,6 +193,7 @@ std::vector<ConfigResult> fan_out(std::size_t n, int jobs, const std::function<C
     const std::size_t i = out.size();
     out.push_back(decode(running.front().collect(), timelines[i]));
     running.pop_front();
+    if (collected) collected(out.size());
   }
   return out;
 }
