@@ -150,6 +150,23 @@ std::string knob_list(const std::vector<std::string>& names, const Eigen::Vector
   return out;
 }
 
+// A knob that ends at the end of its search range (x1e-4 or x1e4 of the scenario's value) has not
+// been fitted: the rows pull it past any value the model allows, typically towards zero or below
+// (a per-step overhead when the larger run is faster per sample than the model can make it). Said
+// as such, not as "no effect" (its slope vanishes there) nor as a number.
+void refuse_at_search_bound(const Eigen::VectorXd& x, const Eigen::VectorXd& x0, const std::vector<std::string>& names)
+{
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    const bool low = x(k) <= x0(k) - kMaxLnSpan + 1e-6, high = x(k) >= x0(k) + kMaxLnSpan - 1e-6;
+    if (!low && !high) continue;
+    const std::string& name = names[static_cast<std::size_t>(k)];
+    throw UserError("calibrate job: the fitted rows drive " + name + " to the " + (low ? "lower" : "upper") +
+                    " end of its search (x" + (low ? "1e-4" : "1e4") + " of the scenario's value" +
+                    (low ? ", i.e. towards zero or below" : "") + "): the rows ask for what " + name +
+                    " cannot give; fit another knob, or check the rows against the scenario");
+  }
+}
+
 // Refuses a Jacobian from which the knobs cannot be read: a dead column, rank deficiency, or two
 // knobs that move the rows alike. Fills condition and correlation.
 void check_identifiable(const Eigen::MatrixXd& j, const std::vector<std::string>& names, JobFit& fit)
@@ -254,6 +271,7 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
   for (std::size_t k = 0; k < p; ++k) x0(static_cast<Eigen::Index>(k)) = std::log(start_value(opt.knobs[k], spec));
   Problem prob{spec, opt.knobs, fitted, opt.run, &fit.evaluations, x0};
   const Eigen::VectorXd x = multi_start(prob, x0);
+  refuse_at_search_bound(x, x0, opt.knobs);
   const Eigen::MatrixXd j = prob.jacobian(x);
   check_identifiable(j, opt.knobs, fit);
   const Eigen::VectorXd r = prob.residuals(x);

@@ -262,3 +262,22 @@ TEST_CASE("calibrate fit: implausible profiles are refused; fuzzed logs that fit
   }
   CHECK(written > 0);
 }
+
+TEST_CASE("calibrate job says when the rows drive a knob to the end of its search", "[jobfit]")
+{
+  // The 2-node run 20% faster than the model can make it with no per-step cost at all: the fit
+  // pushes step_overhead towards zero or below. Refused as such, not as "no effect" nor a number.
+  const sim::ScenarioSpec base = scenario();
+  sim::ScenarioSpec truth = base;
+  apply("step_overhead", truth, 5e-3);
+  sim::ScenarioSpec s = with_rows_from(truth, base, {1, 2});
+  s.observations[1].value *= 0.8;
+  JobFitOptions opt;
+  opt.knobs = {"compute_scale", "step_overhead"};
+  const std::string why = thrown([&] { fit_job(s, opt); });
+  CHECK(why.find("drive step_overhead to the lower end") != std::string::npos);
+  // The same rows without the push fit (compute_scale and step_overhead are both determined).
+  const sim::ScenarioSpec fine = with_rows_from(truth, base, {1, 2});
+  CHECK(thrown([&] { fit_job(fine, opt); }).empty());
+  CHECK(fit_job(fine, opt).knobs.at(1).value == Approx(5e-3).epsilon(0.01));
+}
