@@ -151,8 +151,9 @@ std::string knob_list(const std::vector<std::string>& names, const Eigen::Vector
 }
 
 // A knob that ends at the end of its search range (x1e-4 or x1e4 of the scenario's value) has not
-// been fitted: the rows pull it past any value the model allows, typically towards zero or below
-// (a per-step overhead when the larger run is faster per sample than the model can make it). Said
+// been fitted: the rows pull it past any value the model allows (a per-step overhead when the larger
+// run is faster per sample than the model can make it), or the search from x0.1-x10 of the start
+// wandered off towards a flat end (seen with per-step costs of seconds against a 1 ms start). Said
 // as such, not as "no effect" (its slope vanishes there) nor as a number.
 void refuse_at_search_bound(const Eigen::VectorXd& x, const Eigen::VectorXd& x0, const std::vector<std::string>& names)
 {
@@ -161,9 +162,10 @@ void refuse_at_search_bound(const Eigen::VectorXd& x, const Eigen::VectorXd& x0,
     if (!low && !high) continue;
     const std::string& name = names[static_cast<std::size_t>(k)];
     throw UserError("calibrate job: the fitted rows drive " + name + " to the " + (low ? "lower" : "upper") +
-                    " end of its search (x" + (low ? "1e-4" : "1e4") + " of the scenario's value" +
-                    (low ? ", i.e. towards zero or below" : "") + "): the rows ask for what " + name +
-                    " cannot give; fit another knob, or check the rows against the scenario");
+                    " end of its search (x" + (low ? "1e-4" : "1e4") + " of the scenario's value) from every start: they ask for " +
+                    (low ? "less than none of it" : "more than it can give") +
+                    ", or its best value lies far (beyond x10) from the start and the search did not reach it; fit another "
+                    "knob, or check the rows against the scenario");
   }
 }
 
