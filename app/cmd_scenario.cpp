@@ -3,6 +3,8 @@
 #include <functional>
 
 #include "app/catalog_loader.hpp"
+#include "app/multijob_report.hpp"  // issue 12: several jobs on one fabric
+#include "app/multijob_loader.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/predict.hpp"
@@ -97,6 +99,11 @@ class ScenarioCommand final : public Command {
 
   int run() override
   {
+    // Issue 12: a file with `jobs:` places several jobs on one fabric (app/multijob_report.hpp).
+    if (is_multijob_file(opt_.file)) {
+      sim::set_simulation_timeout(opt_.timeout_s);
+      return run_multijob_scenario(opt_.file, opt_.format, opt_.engine, opt_.output);
+    }
     const Catalog catalog = builtin_catalog();
     const sim::ScenarioSpec spec = load_scenario(opt_.file, catalog);
     sim::RunOptions run;

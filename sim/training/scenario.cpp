@@ -41,7 +41,8 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   const int nodes = cfg.nodes;
   const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : inst.gpus;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
-  const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
+  const std::unique_ptr<NetworkBackend> network =
+      options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
   network->set_timeline(timeline);
 
   ComputeParams cp = spec.compute;

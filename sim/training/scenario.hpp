@@ -2,7 +2,9 @@
 // count, one iteration is simulated on a representative GPU, then multiplied out to epochs.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -189,6 +191,9 @@ struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
   int jobs = 1;                  // > 1: configurations run in up to this many processes at once
+  // Issue 12 (several jobs on one fabric, multijob.hpp): when set, builds each configuration's
+  // network backend instead of `engine`'s (the shared fabric's recording backend).
+  std::function<std::unique_ptr<NetworkBackend>(const Topology&)> make_network;
 };
 
 // Runs every configuration of the scenario.
