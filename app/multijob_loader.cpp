@@ -96,13 +96,16 @@ sim::MultiJobSpec parse_multijob(const std::string& name, const YAML::Node& root
         const auto b = r.as_integer(nr[1], path + ".node_range", 0, m.nodes - 1);
         if (a && b && *b < *a) r.error(nr, path + ".node_range", "last node before the first");
         if (a && b && *b >= *a) {
+          bool overlaps = false;
           for (const auto& [f, l] : ranges)
-            if (!(*b < f || *a > l))
+            if (!overlaps && !(*b < f || *a > l)) {
+              overlaps = true;
               r.error(nr, path + ".node_range",
                       "overlaps another job's nodes [" + std::to_string(f) + ", " + std::to_string(l) + "]");
+            }
           ranges.emplace_back(static_cast<int>(*a), static_cast<int>(*b));
           js.first_node = static_cast<int>(*a);
-          count = static_cast<int>(*b - *a + 1);
+          count = overlaps ? 0 : static_cast<int>(*b - *a + 1);  // one error per job
         }
       }
     } else if (auto n = r.integer(job, path, "nodes", true, 1, kMaxNodes)) {
