@@ -7,6 +7,7 @@
 #include "app/output.hpp"
 #include "app/text_format.hpp"
 #include "app/yaml_reader.hpp"
+#include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -118,14 +119,20 @@ std::string multijob_csv(const sim::MultiJobReport& rep)
 }
 
 int run_multijob_scenario(const std::string& file, const std::string& format, const std::string& engine,
-                          const std::string& output)
+                          const std::string& output, const std::string& max_memory)
 {
   const sim::MultiJobSpec spec = load_multijob(file, builtin_catalog());
   sim::MultiJobReport rep;
   try {
-    rep = sim::run_multijob(spec, sim::parse_engine(engine));
+    const sim::EngineKind kind = sim::parse_engine(engine);
+    // The whole cluster on the flow engine (each job alone, then all together) is the largest run.
+    const int gpn = spec.gpus_per_node > 0 ? spec.gpus_per_node : spec.instance.gpus;
+    if (kind == sim::EngineKind::flow)
+      sim::check_resources(spec.nodes, gpn, kind, sim::Workload::ring, sim::ResourceLimits{sim::parse_max_memory(max_memory)},
+                           "cluster.nodes");
+    rep = sim::run_multijob(spec, kind);
   } catch (const UserError& e) {
-    if (!e.where().file.empty() || e.field().empty()) throw;
+    if (!e.where().file.empty() || e.field().empty() || e.field().rfind("--", 0) == 0) throw;  // as guarded_run
     throw UserError(locate_field(file, e.field()), e.field(), e.message());
   }
   write_output(output, format == "json"  ? multijob_json(rep)
