@@ -3,6 +3,8 @@
 #include <functional>
 
 #include "app/catalog_loader.hpp"
+#include "app/multijob_report.hpp"  // issue 12: several jobs on one fabric
+#include "app/multijob_loader.hpp"
 #include "app/commands.hpp"
 #include "app/formats.hpp"
 #include "app/output.hpp"
@@ -101,6 +103,12 @@ class ScenarioCommand final : public Command {
 
   int run() override
   {
+    // Issue 12: a file with `jobs:` places several jobs on one fabric (app/multijob_report.hpp).
+    if (is_multijob_file(opt_.file)) {
+      if (!opt_.trace.empty()) throw UserError("--trace: not available for a scenario with several jobs (jobs:)");
+      sim::set_simulation_timeout(opt_.timeout_s);
+      return run_multijob_scenario(opt_.file, opt_.format, opt_.engine, opt_.output, opt_.max_memory);
+    }
     const Catalog catalog = builtin_catalog();
     const sim::ScenarioSpec spec = load_scenario(opt_.file, catalog);
     sim::RunOptions run;

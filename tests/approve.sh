@@ -9,8 +9,10 @@ build=${1:-$root/build/release}; shift || true
 ddpsim=$build/app/ddpsim
 [ -x "$ddpsim" ] || { echo "build first: $ddpsim not found"; exit 1; }
 names=("$@")
+all=$([ ${#names[@]} -eq 0 ] && echo 1 || echo 0)
 [ ${#names[@]} -gt 0 ] || names=($(cd "$root/scenarios" && ls *.yaml | sed 's/\.yaml$//'))
 for n in "${names[@]}"; do
+  case $n in shared_fabric/*) continue ;; esac  # below
   "$ddpsim" scenario "$root/scenarios/$n.yaml" --format json >"$root/tests/golden/$n.json.tmp"
   mv "$root/tests/golden/$n.json.tmp" "$root/tests/golden/$n.json"
   echo "approved tests/golden/$n.json"
@@ -20,4 +22,14 @@ for n in "${names[@]}"; do
     mv "$root/tests/golden/$n.flow.json.tmp" "$root/tests/golden/$n.flow.json"
     echo "approved tests/golden/$n.flow.json"
   fi
+done
+# Several jobs on one fabric (scenarios/shared_fabric/): flow engine only; approved with the others
+# when no names are given, or by name as shared_fabric/NAME.
+for f in "$root"/scenarios/shared_fabric/*.yaml; do
+  n=shared_fabric/$(basename "$f" .yaml)
+  if [ "$all" = 0 ] && ! printf '%s\n' "${names[@]}" | grep -qx "$n"; then continue; fi
+  mkdir -p "$root/tests/golden/shared_fabric"
+  "$ddpsim" scenario "$f" --format json --engine flow >"$root/tests/golden/$n.json.tmp"
+  mv "$root/tests/golden/$n.json.tmp" "$root/tests/golden/$n.json"
+  echo "approved tests/golden/$n.json"
 done

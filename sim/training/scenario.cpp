@@ -44,7 +44,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
   const InstanceSpec& inst = spec.cluster.instance;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
-  const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
+  const std::unique_ptr<NetworkBackend> network =
+      options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
   network->set_timeline(timeline);
 
   ComputeParams cp = spec.compute;

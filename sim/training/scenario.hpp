@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -197,6 +198,9 @@ struct RunOptions {
   std::size_t shard_index = 0, shard_count = 1;
   // [issue 11] Called in this process after each configuration finished: (done, to do).
   std::function<void(std::size_t, std::size_t)> progress;
+  // Issue 12 (several jobs on one fabric, multijob.hpp): when set, builds each configuration's
+  // network backend instead of `engine`'s (the shared fabric's recording backend).
+  std::function<std::unique_ptr<NetworkBackend>(const Topology&)> make_network;
 };
 
 // Runs every configuration of the scenario.

@@ -1,0 +1,21 @@
+// Several jobs on one fabric (issue 12): the `ddpsim scenario` path for a file with `jobs:`, and
+// its reporters (table, JSON, CSV). Each job's step alone and together, and its slowdown.
+#pragma once
+
+#include <string>
+
+#include "sim/training/multijob.hpp"
+
+namespace ddpsim::app {
+
+std::string multijob_table(const sim::MultiJobReport& rep);
+std::string multijob_json(const sim::MultiJobReport& rep);
+std::string multijob_csv(const sim::MultiJobReport& rep);
+
+// Loads and runs `file` (a scenario with `jobs:`) on `engine` and writes the report in `format`
+// to `output` ("" = stdout), behind the --max-memory guard (docs/reliability.md). Errors that
+// name a field are located in the file.
+int run_multijob_scenario(const std::string& file, const std::string& format, const std::string& engine,
+                          const std::string& output, const std::string& max_memory);
+
+}  // namespace ddpsim::app
