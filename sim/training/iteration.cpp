@@ -106,9 +106,11 @@ class IterationRun {
     interfere();
   }
 
-  // Backward slowed by the collectives it overlaps (overheads.hpp overlap_slowdown): each class's
-  // backward grows by the overlapped time x (slowdown - 1). First order: the overlap is measured
-  // on the unslowed backward and the gradients' ready times do not move.
+  // Backward slowed by the collectives it overlaps (overheads.hpp overlap_slowdown): while a
+  // collective runs, compute progresses at 1/slowdown of its speed, and the work it did not do is
+  // done afterwards at full speed: each class's backward grows by the overlapped time x
+  // (1 - 1/slowdown). The collective's window does not stretch with compute. First order: the
+  // overlap is measured on the unslowed backward and the gradients' ready times do not move.
   void interfere()
   {
     const IterationOverheads& o = s_.overheads;
@@ -120,11 +122,11 @@ class IterationRun {
       const double comm_hbm = o.hbm_bytes_per_wire_byte * o.wire_bytes_per_byte * b.bytes.as_double() / busy.seconds();
       const int ctas = o.comm_ctas > 0 ? o.comm_ctas : b.channels;
       const bool sms = o.sm_count > ctas;
-      const double slow = overlap_slowdown(sms ? ctas : 0, sms ? o.sm_count : 1, Bandwidth{comm_hbm}, o.hbm) - 1.0;
+      const double lost = 1.0 - 1.0 / overlap_slowdown(sms ? ctas : 0, sms ? o.sm_count : 1, Bandwidth{comm_hbm}, o.hbm);
       for (std::size_t c = 0; c < classes_.size(); ++c) {
         const Time end = b.end < backward_end_[c] ? b.end : backward_end_[c];
         const Time overlap = end - max(b.start, backward_start_[c]);
-        if (overlap > Time{0}) interference_[c] += Time{std::llround(static_cast<double>(overlap.ps) * slow)};
+        if (overlap > Time{0}) interference_[c] += Time{std::llround(static_cast<double>(overlap.ps) * lost)};
       }
     }
     for (std::size_t c = 0; c < classes_.size(); ++c) backward_end_[c] += interference_[c];
