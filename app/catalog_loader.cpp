@@ -13,7 +13,7 @@ GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const 
   g.name = name;
   if (!r.expect_map(n, path)) return g;
   r.allow_keys(n, path, {"memory", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "hbm",
-                         "compute_capability"});
+                         "compute_capability", "sm_count", "nccl_ctas"});
   g.memory = r.bytes(n, path, "memory", true).value_or(Bytes{});
   g.fp32_tflops = r.number(n, path, "fp32_tflops", true, 0.001, 1e6).value_or(1);
   g.tf32_tflops = r.number(n, path, "tf32_tflops", false, 0, 1e6).value_or(0);
@@ -23,6 +23,8 @@ GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const 
   // Written as NVIDIA does ("7.0", "9.0"); kept x10 as NCCL's minCompCap is.
   if (auto cc = r.number(n, path, "compute_capability", false, 1.0, 20.0))
     g.compute_capability = static_cast<int>(*cc * 10 + 0.5);
+  if (auto sm = r.integer(n, path, "sm_count", false, 1, 1024)) g.sm_count = static_cast<int>(*sm);
+  if (auto c = r.integer(n, path, "nccl_ctas", false, 1, 64)) g.nccl_ctas = static_cast<int>(*c);
   return g;
 }
 

@@ -329,6 +329,10 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     o["optimizer_s"] = r.optimizer_s;
     o["loader_wait_s"] = r.loader_wait_s;
     o["overhead_s"] = r.overhead_s;
+    o["interference_s"] = r.interference_s;  // issue 9: sim/training/overheads.hpp
+    o["bucket_copy_s"] = r.bucket_copy_s;
+    o["launch_s"] = r.launch_s;
+    o["negotiation_s"] = r.negotiation_s;
     o["grad_accum_steps"] = r.grad_accum_steps;
     o["startup_s"] = r.startup_s;
     o["price_usd_per_hour"] = r.price_usd_per_hour;

@@ -139,13 +139,35 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
   if (auto name = r.string(n, path, "name", false)) m.name = *name;
 }
 
+// Issue 9: `overheads:` (sim/training/overheads.hpp OverheadSpec; defaults in docs/model.md).
+void read_overheads(Reader& r, const YAML::Node& n, sim::OverheadSpec& o)
+{
+  const std::string path = "overheads";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
+                         "horovod_negotiation"});
+  if (auto v = r.boolean(n, path, "interference", false)) o.interference = *v;
+  if (auto v = r.number(n, path, "hbm_bytes_per_wire_byte", false, 0, 16)) o.hbm_bytes_per_wire_byte = *v;
+  if (auto v = r.integer(n, path, "comm_ctas", false, 1, 64)) o.comm_ctas = static_cast<int>(*v);
+  if (auto v = r.time(n, path, "collective_launch", false)) {
+    if (v->ps < 0) r.error(n["collective_launch"], "overheads.collective_launch", "must not be negative");
+    else o.collective_launch = *v;
+  }
+  if (auto v = r.number(n, path, "optimizer_bytes_per_param", false, 0, 1024)) o.optimizer_bytes_per_param = *v;
+  if (auto v = r.time(n, path, "horovod_negotiation", false)) {
+    if (v->ps < 0) r.error(n["horovod_negotiation"], "overheads.horovod_negotiation", "must not be negative");
+    else o.horovod_negotiation = *v;
+  }
+}
+
 void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
 {
   const std::string path = "training";
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
                          "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook",
-                         "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold"});
+                         "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold",
+                         "gradient_as_bucket_view"});
   if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
   // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
   const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
@@ -172,6 +194,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto h = r.choice(n, path, "comm_hook", false, {"none", "fp16_compress"})) t.fp16_compress = *h == "fp16_compress";
   if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
+  if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
   if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
     r.allow_keys(h, "training.horovod", {"defaults", "fusion_threshold", "cycle_time"});
     if (auto d = r.choice(h, "training.horovod", "defaults", false, {"pre-2020", "post-2020"}))
@@ -253,7 +276,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed", "resilience", "compiler", "stragglers", "calibration"});
+                          "observed", "resilience", "compiler", "stragglers", "calibration", "overheads"});
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
   auto section = [&](const char* key, bool required, auto&& read) {
@@ -267,6 +290,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
+  section("overheads", false, [&](const YAML::Node& n) { read_overheads(r, n, s.overheads); });  // issue 9
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s); });
   // What-if (issue 12): failures and checkpoints.
   section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });

@@ -25,6 +25,8 @@ struct GpuSpec {
   double bf16_tflops = 0;  // dense, tensor cores (0 = not supported)
   Bandwidth hbm;           // memory bandwidth
   int compute_capability = 0;  // CUDA compute capability x 10 (V100 70, A100 80, H100 90); 0 unknown
+  int sm_count = 0;            // streaming multiprocessors (NCCL runs one CTA per channel on its own); 0 unknown
+  int nccl_ctas = 0;           // CTAs (channels) NCCL launches per collective in an 8-GPU node; 0 unknown
 
   // Peak dense throughput for a precision, falling back as the hardware does (no bf16 on V100).
   double peak_flops(Precision p) const;

@@ -51,6 +51,9 @@ struct FrameworkOptions {
   // SMDDP's balanced fusion buffer: DDP buckets are held until the buffer exceeds this many bytes,
   // then reduced together (FACTS.md). No public default: 0 sends every bucket as its own buffer.
   Bytes smddp_fusion_threshold{0};
+  // Horovod's negotiation per cycle (response cache: two bit-vector all-reduces on the host,
+  // sim/training/overheads.hpp): a cycle's fused buffers are released this much after it wakes.
+  Time horovod_negotiation{0};
 };
 
 Bytes horovod_fusion_threshold(const FrameworkOptions& o);

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "sim/engine/engine.hpp"
+#include "sim/training/overheads.hpp"
 #include "sim/training/reducers.hpp"
 
 namespace ddpsim::sim {
@@ -23,8 +24,20 @@ class IterationRun {
         classes_(setup.classes.empty() ? std::vector<RankClass>{RankClass{1, 1.0, setup.loader}} : setup.classes),
         reducer_(make_reducer(model_, setup.framework)),
         arrived_(model_.layers.size(), 0),
-        backward_end_(classes_.size())
+        backward_start_(classes_.size()),
+        backward_end_(classes_.size()),
+        copy_in_(model_.layers.size())
   {
+    // DDP copies each gradient into its bucket as autograd produces it (reducer.cpp
+    // mark_variable_ready_dense): read + write of the layer's gradient bytes on the compute stream.
+    const IterationOverheads& o = s_.overheads;
+    if (o.copy_hbm.bytes_per_s > 0)
+      for (std::size_t l = 0; l < model_.layers.size(); ++l) {
+        Bytes grads{0};
+        for (const Tensor& t : model_.layers[l].params) grads += Bytes{t.numel * static_cast<std::uint64_t>(s_.framework.bytes_per_element)};
+        copy_in_[l] = transfer_time(2.0 * grads.as_double(), o.copy_hbm);  // in: read + write (half of bucket_copy_time)
+        copy_out_ += copy_in_[l];                                      // out: the other half, after the reductions
+      }
   }
 
   IterationResult run()
@@ -40,6 +53,7 @@ class IterationRun {
         if (k > 1) span(Stream::compute, "accumulation micro-steps", Time{0}, accumulation);
         span(Stream::compute, "forward", accumulation, accumulation + forward);
       }
+      backward_start_[c] = accumulation + forward;
       engine_.at(accumulation + forward, [this, c] { backward_layer(c, static_cast<std::uint32_t>(model_.layers.size())); });
     }
     engine_.run();
@@ -58,7 +72,7 @@ class IterationRun {
       return;
     }
     const std::uint32_t layer = i - 1;
-    const Time d = scaled(s_.times.backward[layer], classes_[c].compute_scale);
+    const Time d = scaled(s_.times.backward[layer], classes_[c].compute_scale) + copy_in_[layer];
     if (c == 0 && timeline_) span(Stream::compute, "bwd " + model_.layers[layer].name, engine_.now(), engine_.now() + d);
     engine_.after(d, [this, c, layer] {
       // A layer's gradients are ready for the collectives once every class has them.
@@ -79,7 +93,8 @@ class IterationRun {
     for (std::size_t b = 0; b < plan.size(); ++b) {
       PricedCollective p = s_.collective(plan[b].bytes);
       buckets_.push_back(BucketTiming{plan[b].bytes, plan[b].ready, Time{0}, Time{0}, p.algorithm, p.protocol, p.channels});
-      jobs.push_back(CollectiveJob{plan[b].ready, 0, std::move(p.schedule), "bucket " + std::to_string(b)});
+      // The hook and the launch happen on the host after the bucket is ready (overheads.hpp).
+      jobs.push_back(CollectiveJob{plan[b].ready + s_.overheads.launch, 0, std::move(p.schedule), "bucket " + std::to_string(b)});
     }
     const std::vector<JobTiming> timings = s_.network->run(jobs);
     DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
@@ -88,6 +103,33 @@ class IterationRun {
       buckets_[b].end = timings[b].end;
       comm_end_ = max(comm_end_, timings[b].end);
     }
+    interfere();
+  }
+
+  // Backward slowed by the collectives it overlaps (overheads.hpp overlap_slowdown): while a
+  // collective runs, compute progresses at 1/slowdown of its speed, and the work it did not do is
+  // done afterwards at full speed: each class's backward grows by the overlapped time x
+  // (1 - 1/slowdown). The collective's window does not stretch with compute. First order: the
+  // overlap is measured on the unslowed backward and the gradients' ready times do not move.
+  void interfere()
+  {
+    const IterationOverheads& o = s_.overheads;
+    if (o.hbm.bytes_per_s <= 0) return;
+    interference_.assign(classes_.size(), Time{0});
+    for (const BucketTiming& b : buckets_) {
+      const Time busy = b.end - b.start;
+      if (busy <= Time{0}) continue;
+      const double comm_hbm = o.hbm_bytes_per_wire_byte * o.wire_bytes_per_byte * b.bytes.as_double() / busy.seconds();
+      const int ctas = o.comm_ctas > 0 ? o.comm_ctas : b.channels;
+      const bool sms = o.sm_count > ctas;
+      const double lost = 1.0 - 1.0 / overlap_slowdown(sms ? ctas : 0, sms ? o.sm_count : 1, Bandwidth{comm_hbm}, o.hbm);
+      for (std::size_t c = 0; c < classes_.size(); ++c) {
+        const Time end = b.end < backward_end_[c] ? b.end : backward_end_[c];
+        const Time overlap = end - max(b.start, backward_start_[c]);
+        if (overlap > Time{0}) interference_[c] += Time{std::llround(static_cast<double>(overlap.ps) * lost)};
+      }
+    }
+    for (std::size_t c = 0; c < classes_.size(); ++c) backward_end_[c] += interference_[c];
   }
 
   IterationResult finish()
@@ -96,7 +138,7 @@ class IterationRun {
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], comm_end_);
+      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_;
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
     }
@@ -107,6 +149,10 @@ class IterationRun {
     r.optimizer = scaled(s_.optimizer, rc.compute_scale);
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
+    if (!interference_.empty()) r.interference = interference_[slowest];
+    r.bucket_copy = copy_out_ * 2;
+    r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
+    r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
     // How much later the last gradients reach the collectives than the fastest class has them.
     r.sync_wait = *std::max_element(backward_end_.begin(), backward_end_.end()) -
                   *std::min_element(backward_end_.begin(), backward_end_.end());
@@ -116,7 +162,7 @@ class IterationRun {
     r.step = end[slowest] + r.loader_wait;
     for (const BucketTiming& b : buckets_) r.comm_busy += b.end - b.start;
     if (timeline_) {
-      const Time grads_done = max(backward_end_[0], comm_end_);
+      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
       for (std::size_t b = 0; b < buckets_.size(); ++b) {
@@ -145,7 +191,11 @@ class IterationRun {
   Engine engine_;
   std::unique_ptr<GradientReducer> reducer_;
   std::vector<std::uint32_t> arrived_;  // classes that have produced each layer's gradients
-  std::vector<Time> backward_end_;      // per class
+  std::vector<Time> backward_start_;    // per class
+  std::vector<Time> backward_end_;      // per class, with bucket copies and interference
+  std::vector<Time> copy_in_;           // per layer: DDP's copy of its gradients into the bucket
+  Time copy_out_{0};                    // DDP's copy of all buckets back into the gradients
+  std::vector<Time> interference_;      // per class
   std::vector<BucketTiming> buckets_;
   Time comm_end_{0};
 };

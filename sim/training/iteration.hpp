@@ -13,7 +13,10 @@
 // pipeline prefetches the next step's batches in parallel; when loading them takes longer than
 // the step, the step waits for it (steady state).
 //
-// Not modelled yet: compute slowed by concurrent communication (the streams are independent).
+// What real jobs pay on top (IterationOverheads, sim/training/overheads.hpp, docs/model.md):
+// backward slowed while a collective runs (SMs and HBM taken by its kernels; first order: the
+// slowdown does not move the gradients' ready times), each collective's launch, DDP's copies of
+// the gradients into buckets (during backward) and out of them (before the optimizer).
 #pragma once
 
 #include <functional>
@@ -35,6 +38,17 @@ struct RankClass {
   Time loader{0};              // their input pipeline's time per step (0: never the bound)
 };
 
+// Per-step overheads as the iteration charges them; all zero: none.
+struct IterationOverheads {
+  Bandwidth hbm{0};                    // the GPU's HBM; 0: no interference
+  int sm_count = 0;                    // 0: unknown, no SM term
+  int comm_ctas = 0;                   // SMs each collective occupies; 0: its channel count
+  double hbm_bytes_per_wire_byte = 0;  // HBM traffic of a collective per byte it sends
+  double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
+  Time launch{0};                      // per collective, before it can start
+  Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
+};
+
 struct IterationSetup {
   const ModelSpec* model = nullptr;
   LayerTimes times;
@@ -47,6 +61,7 @@ struct IterationSetup {
   std::function<PricedCollective(Bytes)> collective;
   NetworkBackend* network = nullptr;
   std::vector<RankClass> classes;  // empty: one class {all ranks, scale 1, `loader`}
+  IterationOverheads overheads;
 };
 
 struct BucketTiming {
@@ -65,6 +80,10 @@ struct IterationResult {
   Time exposed_comm{0};  // communication not hidden behind the slowest class's backward
   Time loader_wait{0};   // time the step waits for input
   Time sync_wait{0};     // how much later the slowest class's last gradients are ready than the fastest's
+  Time interference{0};  // backward of the slowest class lengthened by overlapping collectives
+  Time bucket_copy{0};   // DDP's copies into buckets (in backward) and out of them (before the optimizer)
+  Time launch{0};        // launch cost of all collectives (hidden where they overlap backward)
+  Time negotiation{0};   // Horovod: negotiation of all cycles (hidden where they overlap backward)
   std::vector<BucketTiming> buckets;
   std::uint64_t events = 0;  // engine events processed
 };

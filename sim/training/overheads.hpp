@@ -1,12 +1,39 @@
 // Per-step costs real jobs pay inside a node, as pure functions (issue 9, item 1). Units in the
-// names: seconds as Time, bytes as Bytes, bandwidths as Bandwidth. Not yet wired into the
-// iteration: sim/training/iteration.cpp's `communicate()` knows the buckets' busy intervals and
-// the backward span, which is where `overlap_slowdown` applies (see docs/model.md).
+// names: seconds as Time, bytes as Bytes, bandwidths as Bandwidth. Charged by the iteration
+// (sim/training/iteration.cpp) with the knobs of OverheadSpec (scenario `overheads:`); the
+// sources of every default are in docs/model.md, "Per-step overheads".
 #pragma once
 
+#include <optional>
+
 #include "core/units.hpp"
+#include "sim/training/compute.hpp"
+#include "topology/instance.hpp"
 
 namespace ddpsim::sim {
+
+// The scenario's knobs (`overheads:` and `training.gradient_as_bucket_view`). Defaults: docs/model.md.
+struct OverheadSpec {
+  bool interference = true;             // compute slowed by collectives that overlap it
+  double hbm_bytes_per_wire_byte = 2.0;  // all-reduce: reduce-scatter half 3, all-gather half 1
+  int comm_ctas = 0;                     // SMs a collective takes; 0: the catalog's nccl_ctas, else its channels
+  Time collective_launch = Time::from_us(5);  // per collective: DDP's comm hook + the CUDA launch
+  std::optional<double> optimizer_bytes_per_param;  // default: optimizer_bytes_per_param()
+  std::optional<Time> horovod_negotiation;          // per cycle; default: horovod_small_allreduce x 2
+};
+
+// HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,
+// momentum and writes param, momentum (5 x 4 B = 20); Adam reads param, grad, m, v and writes
+// param, m, v (7 x 4 B = 28). Mixed precision (fp16/bf16 gradients, fp32 master weights, as
+// memory.hpp's K): the gradient read is 2 B instead of 4 and the 16-bit model copy is written
+// (+2 B), so the totals stay 20 and 28; tf32 keeps fp32 storage.
+double optimizer_bytes_per_param(Optimizer opt, Precision p);
+
+// One small all-reduce on the host network (Horovod's bit vectors through MPI or Gloo): recursive
+// doubling, ceil(log2 ranks) rounds (Thakur, Rabenseifner, Gropp, "Optimization of Collective
+// Communication Operations in MPICH", IJHPCA 2005), each one message: the network's one-way
+// latency (0 inside one node) plus the host's per-message TCP cost.
+Time horovod_small_allreduce(int ranks, Time network_latency, Time per_message);
 
 // Slowdown factor (>= 1) of compute that runs while a collective does. NCCL runs one CTA per
 // channel on its own SM (NCCL env.rst, NCCL_MAX_NCHANNELS: fewer channels "reduces the number of

@@ -69,7 +69,8 @@ class DdpReducer final : public GradientReducer {
 class HorovodReducer final : public GradientReducer {
  public:
   HorovodReducer(const ModelSpec& model, const FrameworkOptions& o)
-      : model_(model), wire_(wire_bytes(o)), threshold_(horovod_fusion_threshold(o)), cycle_(horovod_cycle_time(o))
+      : model_(model), wire_(wire_bytes(o)), threshold_(horovod_fusion_threshold(o)), cycle_(horovod_cycle_time(o)),
+        negotiation_(o.horovod_negotiation)
   {
     DDPSIM_CHECK(cycle_ > Time{0} && threshold_.n > 0, "Horovod cycle time and fusion threshold must be positive");
   }
@@ -99,8 +100,9 @@ class HorovodReducer final : public GradientReducer {
       }
       current.tensors.push_back(t);
       current.bytes += b;
-      current.ready = now;
+      current.ready = now + negotiation_;  // the ranks agree on what is ready before launching
     }
+    if (!queue_.empty()) ++cycles_;
     if (!current.tensors.empty()) released_.push_back(std::move(current));
     queue_.clear();
   }
@@ -109,6 +111,7 @@ class HorovodReducer final : public GradientReducer {
   int wire_;
   Bytes threshold_;
   Time cycle_;
+  Time negotiation_;
   std::vector<TensorRef> queue_;
   bool tick_scheduled_ = false;
 };

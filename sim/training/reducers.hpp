@@ -25,9 +25,12 @@ class GradientReducer {
   virtual void gradient_ready(Engine& engine, std::size_t layer) = 0;
   // Reductions released so far, in launch order (ready = release time).
   const std::vector<CommJob>& released() const { return released_; }
+  // Horovod: background cycles that released something (each paid a negotiation); 0 for the others.
+  int cycles() const { return cycles_; }
 
  protected:
   std::vector<CommJob> released_;
+  int cycles_ = 0;
 };
 
 // The reducer of options.framework for `model` (which must outlive it).

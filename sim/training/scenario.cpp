@@ -11,6 +11,7 @@
 #include "sim/training/global_batch.hpp"
 #include "sim/training/iteration.hpp"
 #include "sim/training/memory.hpp"
+#include "sim/training/overhead_setup.hpp"
 #include "sim/training/sharded.hpp"
 #include "sim/training/sweep.hpp"
 #include "sim/training/whatif.hpp"  // issue 12
@@ -25,7 +26,8 @@ std::string dominant_bound(const IterationResult& it)
   // The step is max(loader, compute + exposed communication + optimizer): when the loader is
   // the longer, the input pipeline bounds it; otherwise the larger of the two GPU-side shares.
   if (it.loader_wait > Time{0}) return "input";
-  if (it.exposed_comm > it.forward + it.backward + it.optimizer + it.overhead) return "communication";
+  if (it.exposed_comm > it.forward + it.backward + it.interference + it.bucket_copy + it.optimizer + it.overhead)
+    return "communication";
   return "compute";
 }
 
@@ -82,6 +84,12 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
     return framework_reduce(fc, model, bytes);
   };
   setup.network = network.get();
+  // Issue 9: what real jobs pay per step (overhead_setup.hpp).
+  apply_overheads(spec.overheads,
+                  OverheadContext{cfg.framework, spec.training.optimizer, spec.training.precision,
+                                  shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
+                                  spec.training.gradient_as_bucket_view},
+                  topo, setup);
   IterationResult it = simulate_iteration(setup, timeline);
   // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
   const GatherCost gathers = price_gathers(
@@ -119,6 +127,10 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.overhead_s = it.overhead.seconds();
   r.grad_accum_steps = spec.training.grad_accum_steps;
   r.bound = dominant_bound(it);
+  r.interference_s = it.interference.seconds();
+  r.bucket_copy_s = it.bucket_copy.seconds();
+  r.launch_s = it.launch.seconds();
+  r.negotiation_s = it.negotiation.seconds();
   for (const BucketTiming& b : it.buckets) {
     r.bucket_bytes.push_back(b.bytes.n);
     r.buckets.push_back(BucketResult{b.bytes.n, std::string(b.algorithm->name()),

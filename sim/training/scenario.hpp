@@ -21,6 +21,7 @@
 #include "sim/training/resilience.hpp"
 #include "sim/training/stragglers.hpp"
 #include "sim/training/observation.hpp"
+#include "sim/training/overheads.hpp"
 #include "sim/engine/timeline.hpp"
 #include "topology/instance.hpp"
 #include "topology/topology.hpp"
@@ -43,6 +44,7 @@ struct TrainingSpec {
   std::optional<std::uint64_t> global_batch;  // fixed samples per step: accumulation per row (global_batch.hpp)
   bool fp16_compress = false;     // DDP fp16_compress_hook (Horovod: hvd.Compression.fp16)
   Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
+  bool gradient_as_bucket_view = false;  // DDP's knob (PyTorch default False): no copies into buckets
   HorovodDefaults horovod = HorovodDefaults::post_2020;
   std::optional<Bytes> fusion_threshold;
   std::optional<Time> cycle_time;
@@ -85,6 +87,7 @@ struct ScenarioSpec {
   std::vector<Observation> observations;   // every observed row (app/observed_loader.hpp)
   std::string calibration;                 // job profile to apply (`calibration:`), "" for none
   Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
+  OverheadSpec overheads;                  // what real jobs pay per step (issue 9, `overheads:`)
 };
 
 // One gradient reduction of a configuration's step, as the CollectiveModel priced it.
@@ -135,6 +138,10 @@ struct ConfigResult {
   // Sharded frameworks (sim/training/sharded.hpp): parameter all-gathers per step, included in
   // comm_s and, where not hidden, in exposed_comm_s and step_time_s.
   double gather_s = 0;
+  // Issue 9 (sim/training/overheads.hpp): backward lengthened by overlapping collectives, DDP's
+  // bucket copies (in backward and before the optimizer), all collectives' launch cost and
+  // Horovod's negotiation (the last two are part of exposed_comm_s where not hidden).
+  double interference_s = 0, bucket_copy_s = 0, launch_s = 0, negotiation_s = 0;
   std::optional<ResilienceResult> resilience;  // what-if results (sim/training/whatif.hpp)
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
@@ -173,6 +180,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.grad_accum_steps), f(r.startup_s), f(r.price_usd_per_hour), f(r.bound), f(r.bucket_bytes), f(r.buckets);
   f(r.cost_usd), f(r.observed_minutes), f(r.warnings), f(r.simulated);
   f(r.memory), f(r.fits), f(r.gather_s);  // [issue 11]
+  f(r.interference_s), f(r.bucket_copy_s), f(r.launch_s), f(r.negotiation_s);  // issue 9
   f(r.stragglers);  // issue 12 (computed in run_config); the other what-ifs are applied in the parent
 }
 

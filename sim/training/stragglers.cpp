@@ -133,13 +133,18 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
 NominalStep nominal_step(const IterationResult& it, Time loader)
 {
   NominalStep n;
-  n.compute = it.forward + it.backward;
+  // Issue 9: DDP's copies into buckets and the interference lengthen backward; the copies out
+  // of the buckets (the other half of bucket_copy) come before the optimizer.
+  const Time copy_out{it.bucket_copy.ps / 2};
+  n.compute = it.forward + it.backward + it.interference + (it.bucket_copy - copy_out);
+  // Each collective starts its launch cost after its gradients are ready (issue 9).
+  const Time launch{it.buckets.empty() ? 0 : it.launch.ps / static_cast<std::int64_t>(it.buckets.size())};
   for (const BucketTiming& b : it.buckets) {
-    n.bucket_ready.push_back(b.ready);
+    n.bucket_ready.push_back(b.ready + launch);
     n.bucket_duration.push_back(b.end - b.start);
   }
   n.optimizer = it.optimizer;
-  n.overhead = it.overhead;
+  n.overhead = it.overhead + copy_out;
   n.loader = loader;
   return n;
 }

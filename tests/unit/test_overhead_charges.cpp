@@ -1,0 +1,151 @@
+// Issue 9: the per-step overheads as the iteration charges them, against hand-computed timelines.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include "algorithms/registry.hpp"
+#include "app/scenario_loader.hpp"
+#include "sim/training/iteration.hpp"
+#include "sim/training/overheads.hpp"
+#include "sim/training/reducers.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+namespace {
+
+// Four layers of one 1000-element fp32 tensor: one 4000-byte bucket per layer. Forward 100 us and
+// backward 200 us per layer, optimizer 50 us: gradients ready at 600, 800, 1000, 1200 us.
+struct Toy {
+  ModelSpec model{"toy", {}};
+  Toy()
+  {
+    for (int i = 0; i < 4; ++i) model.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1000}}, 0, 0});
+  }
+  IterationSetup setup(NetworkBackend* net) const
+  {
+    IterationSetup s;
+    s.model = &model;
+    for (std::size_t i = 0; i < 4; ++i) {
+      s.times.forward.push_back(Time::from_us(100));
+      s.times.backward.push_back(Time::from_us(200));
+    }
+    s.times.forward_total = Time::from_us(400);
+    s.times.backward_total = Time::from_us(800);
+    s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4000};
+    s.optimizer = Time::from_us(50);
+    s.collective = [](Bytes) {
+      PricedCollective p;
+      p.algorithm = &algo::Registry::instance().get("ring");
+      p.channels = 1;
+      return p;
+    };
+    s.network = net;
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("overheads charged: each collective's launch delays its start")
+{
+  Toy toy;
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s = toy.setup(&net);
+  s.overheads.launch = Time::from_us(10);
+  const IterationResult r = simulate_iteration(s);
+  // Buckets start at 610, 810, 1010, 1210 us; the last ends at 1360, then the optimizer.
+  CHECK(r.buckets.back().start.us() == Approx(1210));
+  CHECK(r.step.us() == Approx(1410));
+  CHECK(r.exposed_comm.us() == Approx(160));
+  CHECK(r.launch.us() == Approx(40));
+}
+
+TEST_CASE("overheads charged: DDP's copies into buckets lengthen backward, the copies out delay the optimizer")
+{
+  Toy toy;
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s = toy.setup(&net);
+  s.overheads.copy_hbm = Bandwidth{4e9};  // 4000 B read + written: 2 us per layer in, 2 us out
+  const IterationResult r = simulate_iteration(s);
+  // Ready at 602, 804, 1006, 1208; the last bucket ends at 1358, copies out 8 us, optimizer 50.
+  CHECK(r.buckets.back().ready.us() == Approx(1208));
+  CHECK(r.step.us() == Approx(1416));
+  CHECK(r.bucket_copy.us() == Approx(16));
+}
+
+TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the HBM they take")
+{
+  Toy toy;
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s = toy.setup(&net);
+  // 8 ranks: 1.75 x 4000 B sent per bucket, 2 HBM bytes each, in 150 us: 93.33 MB/s of HBM.
+  // An HBM of twice that leaves compute half during the 3 x 150 us overlapped: 225 us of
+  // backward left undone, done after.
+  s.overheads.wire_bytes_per_byte = 1.75;
+  s.overheads.hbm_bytes_per_wire_byte = 2;
+  s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 150e-6};
+  const IterationResult r = simulate_iteration(s);
+  CHECK(r.interference.us() == Approx(225));
+  CHECK(r.exposed_comm == Time{0});  // backward now ends at 1425, after the last bucket (1350)
+  CHECK(r.step.us() == Approx(1475));
+}
+
+TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
+{
+  Toy toy;
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s = toy.setup(&net);
+  s.overheads.sm_count = 10;                // one channel of 10 SMs: compute at 9/10
+  s.overheads.hbm = Bandwidth{1e15};        // HBM traffic negligible
+  s.overheads.wire_bytes_per_byte = 1.75;
+  s.overheads.hbm_bytes_per_wire_byte = 2;
+  const IterationResult r = simulate_iteration(s);
+  CHECK(r.interference.us() == Approx(45));  // 3 x 150 us overlapped x 1/10 of the SMs taken
+  CHECK(r.step.us() == Approx(1400));       // backward (1245) still ends before the last bucket
+}
+
+TEST_CASE("overheads: optimizer bytes per parameter and Horovod's negotiation")
+{
+  CHECK(optimizer_bytes_per_param(Optimizer::sgd, Precision::fp32) == 20);
+  CHECK(optimizer_bytes_per_param(Optimizer::adam, Precision::fp32) == 28);
+  CHECK(optimizer_bytes_per_param(Optimizer::adam, Precision::bf16) == 28);  // -2 B grad read, +2 B 16-bit copy
+  // 64 ranks: 6 recursive-doubling rounds of (75 + 20) us.
+  CHECK(horovod_small_allreduce(64, Time::from_us(75), Time::from_us(20)).us() == Approx(570));
+  CHECK(horovod_small_allreduce(1, Time::from_us(75), Time::from_us(20)) == Time{0});
+
+  // A cycle's buffers are released after the negotiation.
+  Toy toy;
+  FrameworkOptions o;
+  o.framework = Framework::horovod;
+  o.cycle_time = Time::from_us(1000);
+  o.horovod_negotiation = Time::from_us(30);
+  const std::vector<CommJob> jobs = plan_communication(
+      toy.model, {Time::from_us(900), Time::from_us(700), Time::from_us(500), Time::from_us(300)}, o);
+  REQUIRE(jobs.size() == 1);  // all four fused in the cycle at 1000 us
+  CHECK(jobs[0].ready.us() == Approx(1030));
+}
+
+TEST_CASE("overheads: the scenario knobs parse, bad values are located errors, the catalog has SMs")
+{
+  const std::string base = "name: t\ncluster:\n  instance: p4d.24xlarge\n  nodes: [1]\nmodel:\n  preset: resnet50\n"
+                           "training:\n  framework: pytorch-ddp\n  batch_per_gpu: 32\n  samples: 1000\n"
+                           "  gradient_as_bucket_view: true\n";
+  const ScenarioSpec s = app::parse_scenario(
+      "s.yaml", base + "overheads:\n  interference: false\n  comm_ctas: 4\n  collective_launch: 7us\n"
+                       "  optimizer_bytes_per_param: 36\n  horovod_negotiation: 200us\n", test::catalog());
+  CHECK(s.training.gradient_as_bucket_view);
+  CHECK_FALSE(s.overheads.interference);
+  CHECK(s.overheads.comm_ctas == 4);
+  CHECK(s.overheads.collective_launch.us() == Approx(7));
+  CHECK(*s.overheads.optimizer_bytes_per_param == 36);
+  CHECK(s.overheads.horovod_negotiation->us() == Approx(200));
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "overheads:\n  collective_launch: soon\n", test::catalog()),
+                    Catch::Contains("s.yaml:13:22: error: overheads.collective_launch"));
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "overheads:\n  launch: 5us\n", test::catalog()),
+                    Catch::Contains("s.yaml:13:3: error: overheads.launch"));
+  CHECK(test::instance("p3.16xlarge").gpu.sm_count == 80);
+  CHECK(test::instance("p4d.24xlarge").gpu.sm_count == 108);
+  CHECK(test::instance("p5.48xlarge").gpu.sm_count == 132);
+  CHECK(test::instance("p4d.24xlarge").gpu.nccl_ctas == 24);
+}
