@@ -25,5 +25,6 @@ std::unique_ptr<Command> make_models_command(CLI::App& app);
 std::unique_ptr<Command> make_collective_command(CLI::App& app);
 std::unique_ptr<Command> make_calibrate_command(CLI::App& app);
 std::unique_ptr<Command> make_plan_command(CLI::App& app);
+std::unique_ptr<Command> make_algorithms_command(CLI::App& app);  // issue 11
 
 }  // namespace ddpsim::app

@@ -139,7 +139,25 @@ ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOp
   return r;
 }
 
+// Which configuration the timeline records: the last, or the one --trace-config names.
+std::size_t trace_index(const std::vector<Config>& configs, const RunOptions& o)
+{
+  if (o.trace_nodes <= 0) return configs.size() - 1;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (configs[i].nodes == o.trace_nodes && !configs[i].compiled && (!o.trace_framework || *o.trace_framework == configs[i].framework))
+      return i;
+  throw UserError("--trace-config: the scenario runs no configuration with " + std::to_string(o.trace_nodes) + " nodes" +
+                  (o.trace_framework ? " and framework " + std::string(to_string(*o.trace_framework)) : ""));
+}
+
 }  // namespace
+
+const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r)
+{
+  for (const ConfigResult& b : results)
+    if (b.framework == r.framework) return b;
+  return r;
+}
 
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
 {
@@ -172,15 +190,16 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
   const std::size_t n = configs.size();
+  const std::size_t traced = trace_index(configs, options);
   if (options.jobs > 1 && n > 1) {
     // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
     std::vector<Timeline*> timelines(n, nullptr);
-    timelines.back() = options.timeline;
+    timelines[traced] = options.timeline;
     report.results = fan_out(
         n, options.jobs, [&](std::size_t i, Timeline* t) { return run_config(spec_of(configs[i]), configs[i], options, t); }, timelines);
   } else {
     for (std::size_t i = 0; i < n; ++i)
-      report.results.push_back(run_config(spec_of(configs[i]), configs[i], options, i + 1 == n ? options.timeline : nullptr));
+      report.results.push_back(run_config(spec_of(configs[i]), configs[i], options, i == traced ? options.timeline : nullptr));
   }
   for (std::size_t i = 0; i < n; ++i)
     if (configs[i].compiled) {
@@ -188,8 +207,11 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
       report.results[i].compiler_compute_scale = spec.compiler->compute_scale;
       report.results[i].compiler_memory_scale = spec.compiler->memory_scale;
     }
-  const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {
+    // Speedup and efficiency within each framework's block: a ratio across frameworks would mix
+    // the framework's gain into the scaling (issue 11). Compiled rows keep the uncompiled first
+    // row of their framework as base, so they show the compiler's gain (docs/whatif.md).
+    const ConfigResult& base = block_base(report.results, r);
     r.speedup = base.total_time_s / r.total_time_s;
     r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
     apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time

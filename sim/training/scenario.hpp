@@ -81,6 +81,7 @@ struct ScenarioSpec {
   std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
   std::vector<Observation> observations;   // every observed row (app/observed_loader.hpp)
   std::string calibration;                 // job profile to apply (`calibration:`), "" for none
+  std::string engine;                      // `engine:` (analytical, flow, ...); "" = not given; --engine wins
   Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
 };
 
@@ -188,8 +189,14 @@ struct ScenarioReport {
 struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+  // ... or that of the first configuration with this many nodes (and this framework, when set).
+  int trace_nodes = 0;
+  std::optional<Framework> trace_framework;
   int jobs = 1;                  // > 1: configurations run in up to this many processes at once
 };
+
+// The first row of `r`'s framework: its speedup and efficiency base.
+const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r);
 
 // Runs every configuration of the scenario.
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
