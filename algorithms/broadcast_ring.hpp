@@ -13,10 +13,10 @@ namespace ddpsim::algo {
 
 class RingBroadcast final : public Algorithm {
  public:
-  std::string_view name() const override { return "ring_broadcast"; }
+  std::string_view name() const override { return "ring-broadcast"; }
   std::string_view summary() const override
   {
-    return "ring_broadcast: root -> 1 -> ... -> P-1, chunks pipelined (S on every edge)";
+    return "ring-broadcast: root -> 1 -> ... -> P-1, chunks pipelined (S on every edge)";
   }
   bool supports(CollectiveOp op) const override { return op == CollectiveOp::broadcast; }
   StepSchedule steps(const Request& req) const override;

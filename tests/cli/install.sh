@@ -4,7 +4,7 @@
 # profile) and gives the same report as the build tree's binary.
 set -u
 . "$(dirname "$0")/lib.sh"
-build=$1 built_ddpsim=$2
+build=$(realpath "$1") built_ddpsim=$(realpath "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 timeout 120 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 &&
   say ok "cmake --install" || { say fail "cmake --install: $(tail -3 "$tmp/install.log")"; exit 1; }

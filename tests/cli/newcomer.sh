@@ -11,10 +11,10 @@ run() { timeout 120 "$ddpsim" "$@"; }
 
 # --help: every option with a default shows it.
 run scenario --help >"$tmp/help.txt"
-for want in 'TEXT:{table,json,csv} \[table\]' '\[16\]' '\[4GiB\]' 'default: the scenario.s engine:, else analytical'; do
+for want in '\{table,json,csv\}=table' '\[0 - 100000\]=16' 'max-memory TEXT=4GiB' 'default: the scenario.s engine:, else analytical'; do
   grep -Eq -- "$want" "$tmp/help.txt" && say ok "scenario --help shows $want" || say fail "scenario --help lacks $want"
 done
-run collective --help | grep -q -- '--algorithm.*\[auto\]' && say ok "collective --help: --algorithm [auto]" ||
+run collective --help | grep -q -- '--algorithm TEXT:{auto,.*}=auto' && say ok "collective --help: --algorithm =auto" ||
   say fail "collective --help: --algorithm default"
 run collective --help | grep -q -- '--algo\b' && say fail "--algo alias visible in --help" || say ok "--algo alias hidden"
 
@@ -57,10 +57,10 @@ a=$(grep -o '"process_name"' "$tmp/16.json" | wc -l) b=$(grep -o '"process_name"
 
 # `ddpsim algorithms`: every algorithm with its summary, the new ring broadcast among them.
 run algorithms >"$tmp/algos.txt"
-grep -q '^ring_broadcast .*broadcast .*no .*pipelined' "$tmp/algos.txt" && grep -q '^ring .*all_reduce' "$tmp/algos.txt" &&
+grep -q '^ring-broadcast .*broadcast .*no .*pipelined' "$tmp/algos.txt" && grep -q '^ring .*all_reduce' "$tmp/algos.txt" &&
   say ok "algorithms listing" || say fail "algorithms listing"
-run collective --instance p4d.24xlarge --nodes 4 --op broadcast --algorithm ring_broadcast --format csv | grep -q ring_broadcast &&
-  say ok "broadcast over the pipelined ring" || say fail "collective --op broadcast --algorithm ring_broadcast"
+run collective --instance p4d.24xlarge --nodes 4 --op broadcast --algorithm ring-broadcast --format csv | grep -q ring-broadcast &&
+  say ok "broadcast over the pipelined ring" || say fail "collective --op broadcast --algorithm ring-broadcast"
 
 # engine: in the scenario (the report says which backend ran); --engine overrides it.
 sed 's/^name: p3_8node/name: p3_8node\nengine: flow/' "$sc/p3_8node.yaml" >"$tmp/flow.yaml"

@@ -123,11 +123,11 @@ TEST_CASE("newcomer: broadcast over a pipelined ring beats the root sending to e
     o.algorithm = algorithm;
     return sim::time_alone_us(sim::CollectiveModel(topo, o).price(algo::CollectiveOp::broadcast, Bytes{bytes}), *net);
   };
-  const algo::Algorithm& ring = algo::Registry::instance().get("ring_broadcast");
+  const algo::Algorithm& ring = algo::Registry::instance().get("ring-broadcast");
   CHECK(ring.supports(algo::CollectiveOp::broadcast));
   CHECK_FALSE(ring.supports(algo::CollectiveOp::all_reduce));
   // 256 MiB over 32 ranks: the ring moves S over each edge at once, direct sends 31 x S from the root.
-  const double r = time_us("ring_broadcast", 256 * MiB), d = time_us("direct", 256 * MiB);
+  const double r = time_us("ring-broadcast", 256 * MiB), d = time_us("direct", 256 * MiB);
   CHECK(r < d / 4);
   // Bandwidth bound: the slowest edge (a node's NIC share, 4 x 100 Gbps EFA) carries all S.
   CHECK(r * 1e-6 >= static_cast<double>(256 * MiB) / (4 * 100e9 / 8) * 0.99);
