@@ -68,6 +68,7 @@ def main():
     d = json.loads(json.dumps(base)); d["engine"] = "fast"; bad.append(("bad engine", d))
     d = json.loads(json.dumps(base)); del d["training"]; bad.append(("missing training", d))
     d = json.loads(json.dumps(base)); d["training"]["precision"] = "fp8"; bad.append(("bad precision", d))
+    d = json.loads(json.dumps(base)); d["training"]["framework"] = "pytorch"; bad.append(("unknown framework", d))
     for what, doc in bad:
         if validator.is_valid(doc):
             failed = 1
