@@ -27,7 +27,7 @@ const KeyTable& scenario_key_table()
       {"model.layers[]", {"name", "params", "fwd_flops", "activations"}},
       {"training",
        {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",
-        "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook", "lightning_overhead", "horovod",
+        "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook", "lightning_overhead", "horovod",
         "gloo_step_overhead", "smddp_fusion_threshold"}},
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"}},
