@@ -3,7 +3,7 @@
 
 Every example under scenarios/ (not jobs/ or plans/: other file kinds) validates; the schema is a
 valid draft 2020-12 schema; and it is not vacuous: an unknown key, a wrong enum value and a
-missing required section are each rejected. Usage: validate.py SCHEMA SCENARIO_DIR
+missing required section are each rejected. Usage: validate.py SCHEMA SCENARIO_DIR...
 """
 import glob
 import json
@@ -42,16 +42,19 @@ def stringify_keys(node):
 
 
 def main():
-    schema_path, scenario_dir = sys.argv[1], sys.argv[2]
+    schema_path, scenario_dirs = sys.argv[1], sys.argv[2:]
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     failed = 0
-    files = sorted(glob.glob(os.path.join(scenario_dir, "*.yaml")))
-    if not files:
-        print("FAIL no scenarios in " + scenario_dir)
-        return 1
+    files = []
+    for d in scenario_dirs:
+        found = sorted(glob.glob(os.path.join(d, "*.yaml")))
+        if not found:
+            print("FAIL no scenarios in " + d)
+            return 1
+        files += found
     for path in files:
         doc = load(path)
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
