@@ -9,6 +9,7 @@
 #include "algorithms/herring.hpp"
 #include "algorithms/parameter_server.hpp"
 #include "algorithms/allreduce_tree.hpp"
+#include "algorithms/broadcast_ring.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::algo {
@@ -24,6 +25,7 @@ Registry::Registry()
   add(std::make_unique<DirectAllReduce>());
   add(std::make_unique<NvlsAllReduce>());
   add(std::make_unique<SharpAllReduce>());
+  add(std::make_unique<RingBroadcast>());
 }
 
 const Registry& Registry::instance()

@@ -1,4 +1,5 @@
 #include "app/catalog_loader.hpp"
+#include "app/scenario_keys.hpp"
 
 namespace ddpsim::app {
 
@@ -40,8 +41,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
                           InstanceSpec& s, bool req)
 {
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"description", "gpu", "gpus", "smddp_supported", "intra_node", "pcie", "cpu", "nic",
-                         "efficiency", "price_usd_per_hour", "price_source"});
+  r.allow_keys(n, path, scenario_keys("cluster.overrides"));
   set(r.string(n, path, "description", false), s.description);
   if (auto gpu = r.string(n, path, "gpu", req)) {
     auto it = catalog.gpus.find(*gpu);
@@ -62,7 +62,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
 
   const std::string ip = join_path(path, "intra_node");
   if (YAML::Node intra = n["intra_node"]; intra.IsDefined() && r.expect_map(intra, ip)) {
-    r.allow_keys(intra, ip, {"fabric", "nvlink_per_link", "nvlink_latency", "pairs", "nvswitch_per_gpu"});
+    r.allow_keys(intra, ip, scenario_keys("cluster.overrides.intra_node"));
     if (auto f = r.choice(intra, ip, "fabric", req, {"nvlink-mesh", "nvswitch", "pcie"}))
       s.intra = *f == "nvlink-mesh" ? IntraNodeFabric::nvlink_mesh
                 : *f == "nvswitch"  ? IntraNodeFabric::nvswitch
@@ -93,7 +93,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
 
   const std::string pp = join_path(path, "pcie");
   if (YAML::Node pcie = n["pcie"]; pcie.IsDefined() && r.expect_map(pcie, pp)) {
-    r.allow_keys(pcie, pp, {"switches", "bandwidth", "latency"});
+    r.allow_keys(pcie, pp, scenario_keys("cluster.overrides.pcie"));
     if (auto v = r.integer(pcie, pp, "switches", req, 1, 64)) s.pcie_switches = static_cast<int>(*v);
     set(r.bandwidth(pcie, pp, "bandwidth", req), s.pcie);
     set(r.time(pcie, pp, "latency", req), s.pcie_latency);
@@ -103,7 +103,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
 
   const std::string cp = join_path(path, "cpu");
   if (YAML::Node cpu = n["cpu"]; cpu.IsDefined() && r.expect_map(cpu, cp)) {
-    r.allow_keys(cpu, cp, {"sockets", "interconnect", "memory_bandwidth", "vcpus"});
+    r.allow_keys(cpu, cp, scenario_keys("cluster.overrides.cpu"));
     if (auto v = r.integer(cpu, cp, "sockets", req, 1, 8)) s.cpu_sockets = static_cast<int>(*v);
     set(r.bandwidth(cpu, cp, "interconnect", req), s.cpu_interconnect);
     set(r.bandwidth(cpu, cp, "memory_bandwidth", req), s.cpu_memory);
@@ -114,7 +114,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
 
   const std::string np = join_path(path, "nic");
   if (YAML::Node nic = n["nic"]; nic.IsDefined() && r.expect_map(nic, np)) {
-    r.allow_keys(nic, np, {"kind", "count", "bandwidth", "latency", "gpudirect", "flow_cap", "flows_per_connection"});
+    r.allow_keys(nic, np, scenario_keys("cluster.overrides.nic"));
     set(r.choice(nic, np, "kind", req, {"ena", "efa", "ib", "ethernet"}), s.nic.kind);
     if (auto v = r.integer(nic, np, "count", req, 1, 64)) s.nic.count = static_cast<int>(*v);
     set(r.bandwidth(nic, np, "bandwidth", req), s.nic.bandwidth);
@@ -129,7 +129,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
   // Achievable fraction of line rate per link class (topology/instance.hpp LinkEfficiency).
   const std::string ep = join_path(path, "efficiency");
   if (YAML::Node eff = n["efficiency"]; eff.IsDefined() && r.expect_map(eff, ep)) {
-    r.allow_keys(eff, ep, {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"});
+    r.allow_keys(eff, ep, scenario_keys("cluster.overrides.efficiency"));
     set(r.number(eff, ep, "nvlink", false, 0.01, 1), s.efficiency.nvlink);
     set(r.number(eff, ep, "pcie", false, 0.01, 1), s.efficiency.pcie);
     set(r.number(eff, ep, "cpu_interconnect", false, 0.01, 1), s.efficiency.cpu_interconnect);

@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
 #include "app/cmd_calibrate_job.hpp"
+#include "app/cli_names.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
@@ -41,16 +42,19 @@ class CalibrateCommand final : public Command {
     fit_ = cmd_->add_subcommand("fit", "Fit a profile to nccl-tests all_reduce_perf logs (text or CSV)");
     fit_->add_option("files", opt_.files, "nccl-tests outputs")->required()->check(CLI::ExistingFile);
     fit_->add_option("--instance", opt_.instance, "Instance type the logs were measured on")->required();
-    fit_->add_option("--out,-o", opt_.out, "Profile to write (YAML)")->required();
+    fit_->add_option("-o,--output", opt_.out, "Profile to write (YAML) (required)");
+    add_hidden_alias(fit_, "--out", opt_.out);
     std::vector<std::string> algos{"auto"};
     for (std::string_view n : algo::Registry::instance().names()) algos.emplace_back(n);
-    fit_->add_option("--algo", opt_.algo, "Algorithm the logs ran (NCCL_ALGO); auto = NCCL's own choice")
+    fit_->add_option("--algorithm", opt_.algo, "Algorithm the logs ran (NCCL_ALGO); auto = NCCL's own choice")
         ->check(CLI::IsMember(algos));
+    add_hidden_alias(fit_, "--algo", opt_.algo)->check(CLI::IsMember(algos));
 
     run_ = cmd_->add_subcommand("run", std::string("Measure all-reduce with NCCL on this machine's GPUs, then fit") +
                                            (calibrate::nccl_runner_available() ? "" : " (not in this build: no CUDA/NCCL)"));
     run_->add_option("--instance", opt_.instance, "Instance type of this machine")->required();
-    run_->add_option("--out,-o", opt_.out, "Profile to write (YAML)")->required();
+    run_->add_option("-o,--output", opt_.out, "Profile to write (YAML) (required)");
+    add_hidden_alias(run_, "--out", opt_.out);
     run_->add_option("--log", opt_.log, "Where to keep the measured nccl-tests log (default: PROFILE.nccl-tests.txt)");
     run_->add_option("-b,--min-bytes", opt_.min_bytes, "Smallest size");
     run_->add_option("-e,--max-bytes", opt_.max_bytes, "Largest size");
@@ -66,6 +70,7 @@ class CalibrateCommand final : public Command {
   int run() override
   {
     if (job_->parsed()) return run_calibrate_job(job_opt_);
+    require_option(opt_.out, "--output");
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
     std::vector<calibrate::NcclLog> logs;

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/catalog_loader.hpp"
+#include "app/cli_names.hpp"
 #include "app/cmd_calibrate_job.hpp"
 #include "app/job_profile_io.hpp"
 #include "app/output.hpp"
@@ -71,11 +72,13 @@ void add_calibrate_job(CLI::App& calibrate, JobCommandOptions& opt, CLI::App*& s
   sub->add_option("--fit-on", opt.fit_on, "Rows to fit, e.g. nodes=1,2 (default: all; the others are held back)");
   sub->add_option("--noise", opt.noise, "Relative sd of one observation, used when rows == knobs")
       ->check(CLI::Range(1e-4, 1.0));
-  sub->add_option("--out,-o", opt.out, "Job profile to write (YAML)")->required();
+  sub->add_option("-o,--output", opt.out, "Job profile to write (YAML) (required)");
+  add_hidden_alias(sub, "--out", opt.out);
 }
 
 int run_calibrate_job(const JobCommandOptions& opt)
 {
+  require_option(opt.out, "--output");
   const Catalog catalog = builtin_catalog();
   const sim::ScenarioSpec spec = load_scenario(opt.scenario, catalog);
   calibrate::JobFitOptions fo;

@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
+#include "app/cli_names.hpp"
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/text_format.hpp"
@@ -57,7 +58,7 @@ algo::CollectiveOp parse_op(const std::string& s)
   throw UserError("--op: unknown collective \"" + s + "\"");
 }
 
-// nccl-tests' busbw factor (doc/PERFORMANCE.md, FACTS.md).
+// nccl-tests' busbw factor (doc/PERFORMANCE.md in NVIDIA/nccl-tests).
 double bus_factor(algo::CollectiveOp op, int n)
 {
   switch (op) {
@@ -77,23 +78,45 @@ Bytes parse_size(const std::string& flag, const std::string& text)
   }
 }
 
-// all_reduce_perf's table; the time column switches to %7.0f above 10 ms as nccl-tests does.
+// nccl-tests' table (all_reduce_perf and friends): out-of-place and in-place columns (the model
+// gives both the same time: the copy NCCL skips in place is not modelled), then ddpsim's
+// algorithm and protocol; with --compare the measured time and busbw and the time error before
+// them. The time column switches to %7.0f above 10 ms, and the footer carries nccl-tests'
+// "Avg bus bandwidth" (the mean busbw over all rows, both placements), as nccl-tests prints them
+// (src/common.cu). calibrate/nccl_log.cpp reads this table back.
 std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptions& o, int ranks, const std::string& prof)
 {
+  const bool cmp = !o.compare.empty();
   std::ostringstream out;
   out << "# ddpsim collective prediction: " << o.op << " on " << o.nodes << " x " << o.instance << ", " << ranks
       << " ranks, profile " << printable(prof) << "\n";
-  out << "#\n#                                                              out-of-place\n";
-  out << "#       size         count      type   redop    root     time   algbw   busbw #wrong  algorithm protocol\n";
-  out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+  out << "#\n#                                                              out-of-place                       in-place"
+      << (cmp ? "                    measured" : "") << "\n";
+  out << "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+      << (cmp ? "     time   busbw   error" : "") << "  algorithm protocol\n";
+  out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"
+      << (cmp ? "           (us)  (GB/s)" : "") << "\n";
+  double busbw_sum = 0;
   for (const Row& r : rows) {
-    char line[256];
+    char line[320];
     const std::string time = r.time_us >= 10000 ? fmt("%7.0f", r.time_us) : fmt("%7.1f", r.time_us);
-    std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %s %s\n",
+    std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %7s  %6.2f  %6.2f  %6s",
                   static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bytes / 4), "float", "sum",
-                  -1, time.c_str(), r.algbw, r.busbw, "N/A", r.algorithm.c_str(), r.protocol.c_str());
+                  -1, time.c_str(), r.algbw, r.busbw, "N/A", time.c_str(), r.algbw, r.busbw, "N/A");
     out << line;
+    if (cmp) {
+      const std::string mt = r.measured_us >= 10000 ? fmt("%7.0f", r.measured_us) : fmt("%7.1f", r.measured_us);
+      std::snprintf(line, sizeof line, "  %7s  %6.2f  %+5.0f%%", mt.c_str(), r.measured_busbw,
+                    (r.time_us / r.measured_us - 1) * 100);
+      out << line;
+    }
+    out << "  " << r.algorithm << " " << r.protocol << "\n";
+    busbw_sum += 2 * r.busbw;
   }
+  out << "# Out of bounds values : N/A (predicted, not checked)\n";
+  char avg[96];
+  std::snprintf(avg, sizeof avg, "# Avg bus bandwidth    : %g \n", rows.empty() ? 0.0 : busbw_sum / (2.0 * static_cast<double>(rows.size())));
+  out << avg << "#\n";
   return out.str();
 }
 
@@ -103,23 +126,26 @@ class CollectiveCommand final : public Command {
   {
     cmd_ = app.add_subcommand("collective", "Predict an nccl-tests sweep of one collective on N nodes");
     cmd_->add_option("--instance", opt_.instance, "Instance type (see `ddpsim catalog`)")->required();
-    cmd_->add_option("--nodes", opt_.nodes, "Nodes")->check(CLI::Range(1, 65536));
+    cmd_->add_option("--nodes", opt_.nodes, "Nodes")->capture_default_str()->check(CLI::Range(1, 65536));
     cmd_->add_option("--gpus-per-node", opt_.gpus_per_node, "GPUs per node (default: all)")->check(CLI::Range(1, 64));
     cmd_->add_option("--op", opt_.op, "Collective")
         ->check(CLI::IsMember({"all_reduce", "reduce_scatter", "all_gather", "broadcast"}));
     std::vector<std::string> algos{"auto"};
     for (std::string_view n : algo::Registry::instance().names()) algos.emplace_back(n);
-    cmd_->add_option("--algo", opt_.algo, "Algorithm, or auto (NCCL's choice per size)")->check(CLI::IsMember(algos));
+    cmd_->add_option("--algorithm", opt_.algo, "Algorithm (`ddpsim algorithms`), or auto (NCCL's choice per size)")
+        ->check(CLI::IsMember(algos));
+    add_hidden_alias(cmd_, "--algo", opt_.algo)->check(CLI::IsMember(algos));
     cmd_->add_option("--proto", opt_.proto, "NCCL protocol, or auto")->check(CLI::IsMember({"auto", "LL", "LL128", "Simple"}));
     cmd_->add_option("--min-bytes,-b", opt_.min_bytes, "Smallest size (e.g. 8, 1M)");
     cmd_->add_option("--max-bytes,-e", opt_.max_bytes, "Largest size (e.g. 8G)");
     cmd_->add_option("--factor,-f", opt_.factor, "Size multiplier between rows")->check(CLI::Range(2, 1024));
-    cmd_->add_option("--profile", opt_.profile, "Calibration profile (YAML); default: the shipped one for the instance; none: catalog alone");
+    cmd_->add_option("--profile", opt_.profile,
+                     "Calibration profile (YAML); none: catalog alone (default: the shipped one for the instance)");
     cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"nccl-tests", "json", "csv"}));
-    cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
-    cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) instead of stdout");
+    cmd_->add_option("--engine", opt_.engine, "Network backend")->capture_default_str()->check(CLI::IsMember(sim::engine_names()));
+    cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) (default: stdout)");
     cmd_->add_option("--compare", opt_.compare,
-                     "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors")
+                     "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors (default: none)")
         ->check(CLI::ExistingFile);
     cmd_->add_option("--max-memory", opt_.max_memory,
                      "Refuse clusters whose estimated memory exceeds this (docs/reliability.md)")
@@ -153,7 +179,7 @@ class CollectiveCommand final : public Command {
       throw UserError(locate_field(opt_.profile, "instance"), "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
     // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
-    if (cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
+    if (cmd_->count("--algorithm") + cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
     const algo::CollectiveOp op = parse_op(opt_.op);

@@ -26,5 +26,6 @@ std::unique_ptr<Command> make_collective_command(CLI::App& app);
 std::unique_ptr<Command> make_calibrate_command(CLI::App& app);
 std::unique_ptr<Command> make_plan_command(CLI::App& app);
 std::unique_ptr<Command> make_merge_command(CLI::App& app);  // issue 11
+std::unique_ptr<Command> make_algorithms_command(CLI::App& app);  // issue 11
 
 }  // namespace ddpsim::app

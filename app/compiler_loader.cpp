@@ -1,4 +1,5 @@
 #include "app/compiler_loader.hpp"
+#include "app/scenario_keys.hpp"
 
 namespace ddpsim::app {
 
@@ -6,7 +7,7 @@ void read_compiler(Reader& r, const YAML::Node& n, const sim::TrainingSpec& trai
 {
   const std::string path = "compiler";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"});
+  r.allow_keys(n, path, scenario_keys("compiler"));
   if (auto v = r.choice(n, path, "name", false, {"sagemaker-training-compiler", "custom"})) c.name = *v;
   if (auto v = r.number(n, path, "compute_scale", false, 0.01, 10)) c.compute_scale = *v;
   if (auto v = r.number(n, path, "memory_scale", false, 0.01, 10)) c.memory_scale = *v;

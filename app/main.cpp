@@ -13,6 +13,8 @@ int main(int argc, char** argv)
   CLI::App app{"ddpsim: cluster simulator and digital twin for data-parallel deep-learning training"};
   app.set_version_flag("--version", "ddpsim 0.1.0");
   app.require_subcommand(1);
+  // --help shows every option's default (issue 11); subcommands inherit this from the app.
+  app.option_defaults()->always_capture_default();
   std::vector<std::unique_ptr<app::Command>> commands;
   commands.push_back(app::make_scenario_command(app));
   commands.push_back(app::make_catalog_command(app));
@@ -21,6 +23,7 @@ int main(int argc, char** argv)
   commands.push_back(app::make_calibrate_command(app));
   commands.push_back(app::make_plan_command(app));
   commands.push_back(app::make_merge_command(app));  // issue 11
+  commands.push_back(app::make_algorithms_command(app));
 
   try {
     app.parse(argc, argv);

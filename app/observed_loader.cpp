@@ -1,4 +1,5 @@
 #include "app/observed_loader.hpp"
+#include "app/scenario_keys.hpp"
 
 #include <algorithm>
 
@@ -74,8 +75,7 @@ struct RowCheck {
 void read_row(Reader& r, const YAML::Node& row, const std::string& path, const std::string& source, RowCheck& check)
 {
   if (!r.expect_map(row, path)) return;
-  r.allow_keys(row, path,
-               {"nodes", "gpus_per_node", "framework", "instance", "total", "step_time", "samples_per_s", "source"});
+  r.allow_keys(row, path, scenario_keys("observed.rows[]"));
   sim::Observation o;
   o.framework = check.s.training.framework;
   o.source = r.string(row, path, "source", false).value_or(source);
@@ -116,7 +116,7 @@ void read_row(Reader& r, const YAML::Node& row, const std::string& path, const s
 void read_observed(Reader& r, const YAML::Node& n, sim::ScenarioSpec& s)
 {
   if (!r.expect_map(n, "observed")) return;
-  r.allow_keys(n, "observed", {"source", "minutes", "rows"});
+  r.allow_keys(n, "observed", scenario_keys("observed"));
   const std::string source = r.string(n, "observed", "source", false).value_or("");
   RowCheck check{r, s, {}};
   if (YAML::Node m = n["minutes"]; m.IsDefined() && r.expect_map(m, "observed.minutes")) {

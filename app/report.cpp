@@ -215,8 +215,8 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
   out += "\n";
-  const auto* base = rep.results.empty() ? nullptr : &rep.results.front();
   for (const auto& r : rep.results) {
+    const auto* base = &sim::block_base(rep.results, r);  // speedups within the framework's block
     std::vector<std::string> cells{printable(r.instance),
                                    r.compiler.empty() ? r.framework : r.framework + "+compiler",
                                    std::to_string(r.nodes),
@@ -256,7 +256,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
          "(all micro-steps); comm = gradient reduction time per step, exposed = not hidden behind backward;\n"
          "loader = waiting for input; optim = optimizer + framework overhead; bound = what dominates the step;\n"
          "total = start-up + steps x step; cost = instances x hours x on-demand price; speedup and eff(iciency)\n"
-         "against the first row";
+         "against the first row of the same framework";
   if (observed) out += "; error = predicted total vs observed";
   out += ";\nmemory/GPU = parameters + gradients + optimizer state + buckets + activations + CUDA/NCCL\n"
          "workspace (! = does not fit: no total or cost)";

@@ -1,4 +1,5 @@
 #include "app/resilience_loader.hpp"
+#include "app/scenario_keys.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -10,18 +11,13 @@ extern const char* const kBuiltinStorageName;
 
 namespace {
 
-const std::vector<std::string> kStorageKeys{"description",      "capacity",        "per_unit_throughput",
-                                            "write_per_client", "read_per_client", "write_aggregate",
-                                            "read_aggregate",   "part_size",       "put_per_s",
-                                            "get_per_s",        "survives_node_loss", "kind"};
-
 // Fields present in `n` change `s` (the catalog entry first, then a scenario's overrides). The
 // aggregates follow from the store's own physics: FSx serves capacity x per-unit throughput; S3
 // serves request rate x part size per prefix.
 void read_storage_fields(Reader& r, const YAML::Node& n, const std::string& path, sim::StorageSpec& s, double& capacity_tib,
                          double& per_unit, double& part, double& puts, double& gets)
 {
-  r.allow_keys(n, path, kStorageKeys);
+  r.allow_keys(n, path, scenario_keys("resilience.checkpoint.storage"));  // catalog and overrides alike
   if (auto v = r.string(n, path, "description", false)) s.source = *v;
   if (auto v = r.bytes(n, path, "capacity", false)) capacity_tib = v->as_double() / static_cast<double>(GiB * 1024);
   if (auto v = r.bandwidth(n, path, "per_unit_throughput", false)) per_unit = v->bytes_per_s;
@@ -98,7 +94,7 @@ void read_resilience(Reader& r, const YAML::Node& n, sim::ResilienceSpec& spec)
 {
   const std::string path = "resilience";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"node_mtbf", "gpu_mtbf", "mtbf_source", "checkpoint", "restart", "requeue", "monte_carlo"});
+  r.allow_keys(n, path, scenario_keys("resilience"));
   if (n["node_mtbf"].IsDefined() && n["gpu_mtbf"].IsDefined())
     r.error(n["gpu_mtbf"], "resilience.gpu_mtbf", "give either resilience.node_mtbf or resilience.gpu_mtbf");
   spec.mtbf_source = "scenario";
@@ -117,7 +113,7 @@ void read_resilience(Reader& r, const YAML::Node& n, sim::ResilienceSpec& spec)
   if (!c.IsDefined()) {
     r.error(n, cp, "missing (say where checkpoints go: checkpoint: {storage: fsx})");
   } else if (r.expect_map(c, cp)) {
-    r.allow_keys(c, cp, {"every", "storage", "writers", "size"});
+    r.allow_keys(c, cp, scenario_keys("resilience.checkpoint"));
     if (YAML::Node e = c["every"]; e.IsDefined() && !(e.IsScalar() && e.Scalar() == "auto")) {
       if (auto t = r.time(c, cp, "every", false)) {
         if (t->ps <= 0) r.error(e, cp + ".every", "must be positive (or auto)");
@@ -145,7 +141,7 @@ void read_resilience(Reader& r, const YAML::Node& n, sim::ResilienceSpec& spec)
     }
   }
   if (YAML::Node mc = n["monte_carlo"]; mc.IsDefined() && r.expect_map(mc, "resilience.monte_carlo")) {
-    r.allow_keys(mc, "resilience.monte_carlo", {"trials", "seed"});
+    r.allow_keys(mc, "resilience.monte_carlo", scenario_keys("resilience.monte_carlo"));
     if (auto t = r.integer(mc, "resilience.monte_carlo", "trials", true, 1, 1000000)) spec.monte_carlo_trials = static_cast<int>(*t);
     if (auto s = r.integer(mc, "resilience.monte_carlo", "seed", false, 0, std::int64_t{1} << 62))
       spec.seed = static_cast<std::uint64_t>(*s);

@@ -6,10 +6,12 @@
 #include "app/distribution.hpp"
 #include "app/observed_loader.hpp"
 #include "app/profile_io.hpp"
+#include "app/scenario_keys.hpp"
 #include "app/compiler_loader.hpp"    // issue 12
 #include "app/degraded_loader.hpp"    // issue 12
 #include "app/resilience_loader.hpp"  // issue 12
 #include "app/stragglers_loader.hpp"  // issue 12
+#include "sim/network/backends.hpp"
 #include "sim/training/model_zoo.hpp"
 
 namespace ddpsim::app {
@@ -21,8 +23,7 @@ void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
 {
   const std::string path = "cluster.fabric";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction",
-                         "spine_uplinks"});
+  r.allow_keys(n, path, scenario_keys("cluster.fabric"));
   if (auto k = r.choice(n, path, "kind", true, {"single_switch", "leaf_spine", "rail"}))
     f.kind = *k == "leaf_spine" ? FabricKind::leaf_spine : *k == "rail" ? FabricKind::rail : FabricKind::single_switch;
   const bool leaf = f.kind == FabricKind::leaf_spine;
@@ -40,7 +41,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded"});
+  r.allow_keys(n, path, scenario_keys("cluster"));
   if (auto name = r.string(n, path, "instance", true)) {
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
@@ -97,7 +98,7 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
 {
   const std::string path = "model";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"preset", "widths", "layers", "name", "seq_len"});
+  r.allow_keys(n, path, scenario_keys("model"));
   const bool has_layers = n["layers"].IsDefined();
   std::vector<std::string> presets;
   for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
@@ -126,7 +127,7 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
     for (const YAML::Node& l : layers) {
       const std::string lp = "model.layers[" + std::to_string(m.layers.size()) + "]";
       if (!r.expect_map(l, lp)) continue;
-      r.allow_keys(l, lp, {"name", "params", "fwd_flops", "activations"});
+      r.allow_keys(l, lp, scenario_keys("model.layers[]"));
       sim::Layer layer;
       layer.name = r.string(l, lp, "name", false).value_or("layer" + std::to_string(m.layers.size()));
       auto p = r.integer(l, lp, "params", true, 0, std::int64_t{1} << 40);
@@ -164,10 +165,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
 {
   const std::string path = "training";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
-                         "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook",
-                         "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold",
-                         "gradient_as_bucket_view"});
+  r.allow_keys(n, path, scenario_keys("training"));
   if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
   // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
   const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
@@ -196,7 +194,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
   if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
   if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
-    r.allow_keys(h, "training.horovod", {"defaults", "fusion_threshold", "cycle_time"});
+    r.allow_keys(h, "training.horovod", scenario_keys("training.horovod"));
     if (auto d = r.choice(h, "training.horovod", "defaults", false, {"pre-2020", "post-2020"}))
       t.horovod = *d == "pre-2020" ? sim::HorovodDefaults::pre_2020 : sim::HorovodDefaults::post_2020;
     if (auto b = r.bytes(h, "training.horovod", "fusion_threshold", false)) {
@@ -229,7 +227,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
 void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
 {
   if (!r.expect_map(n, "compute")) return;
-  r.allow_keys(n, "compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"});
+  r.allow_keys(n, "compute", scenario_keys("compute"));
   if (auto e = r.number(n, "compute", "efficiency", false, 1e-3, 1)) c.efficiency = *e;
   if (auto m = r.number(n, "compute", "measured_step_s", false, 1e-9, 1e6)) c.measured_step_s = *m;
   if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
@@ -239,7 +237,7 @@ void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
 void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)
 {
   if (!r.expect_map(n, "data")) return;
-  r.allow_keys(n, "data", {"workers", "per_sample_cpu_s"});
+  r.allow_keys(n, "data", scenario_keys("data"));
   if (auto w = r.integer(n, "data", "workers", true, 1, 4096)) d.workers = static_cast<int>(*w);
   if (auto s = r.number(n, "data", "per_sample_cpu_s", true, 0, 1e4)) d.per_sample_cpu_s = *s;
 }
@@ -247,7 +245,7 @@ void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)
 void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& c)
 {
   if (!r.expect_map(n, "communication")) return;
-  r.allow_keys(n, "communication", {"algorithm", "profile"});
+  r.allow_keys(n, "communication", scenario_keys("communication"));
   std::vector<std::string> names{"auto"};  // auto: NCCL's choice per bucket size (the default)
   for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
   if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
@@ -275,10 +273,11 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   Reader r(name);
   sim::ScenarioSpec s;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"name", "description", "cluster", "model", "training", "compute", "data", "communication",
-                          "observed", "resilience", "compiler", "stragglers", "calibration", "overheads"});
+  r.allow_keys(root, "", scenario_keys(""));
   s.name = r.string(root, "", "name", true).value_or("");
   s.description = r.string(root, "", "description", false).value_or("");
+  // The network backend this scenario is meant for; --engine overrides it (issue 11).
+  if (auto e = r.choice(root, "", "engine", false, sim::engine_names())) s.engine = *e;
   auto section = [&](const char* key, bool required, auto&& read) {
     YAML::Node n = root[key];
     if (n.IsDefined() && !n.IsNull()) read(n);

@@ -1,4 +1,5 @@
 #include "app/stragglers_loader.hpp"
+#include "app/scenario_keys.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -23,7 +24,7 @@ void read_stragglers(Reader& r, const YAML::Node& n, sim::StragglerSpec& s)
 {
   const std::string path = "stragglers";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"});
+  r.allow_keys(n, path, scenario_keys("stragglers"));
   if (auto v = r.integer(n, path, "steps_simulated", false, 1, 100000)) s.steps = static_cast<int>(*v);
   if (auto v = r.integer(n, path, "seed", false, 0, std::int64_t{1} << 62)) s.seed = static_cast<std::uint64_t>(*v);
   if (auto v = r.number(n, path, "clock_sigma", false, 0, 2)) s.clock_sigma = *v;

@@ -171,6 +171,8 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
     if (t.empty()) continue;
     if (t[0] == '#') {
       if (t.find("redop") != std::string::npos) with_root = t.find("root") != std::string::npos ? 1 : 0;
+      static const std::regex avg(R"(Avg bus bandwidth\s*:\s*([0-9.eE+-]+))");
+      if (std::regex_search(t, m, avg) && std::isfinite(number(m[1]))) log.avg_busbw_GBps = number(m[1]);
       continue;
     }
     if (!std::isdigit(static_cast<unsigned char>(t[0]))) continue;  // prose, "...", NCCL INFO lines

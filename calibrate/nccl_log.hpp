@@ -33,6 +33,9 @@ struct NcclLog {
   int ranks = 0;             // from the CSV's GPUs column, or busbw/algbw = 2(n-1)/n
   int nodes = 0;             // from the CSV's Nodes column; 0 for text logs (the caller knows GPUs per node)
   std::vector<LogRow> rows;  // in file order
+  // nccl-tests' footer "# Avg bus bandwidth : X" (GB/s; mean busbw over all rows, out-of-place and
+  // in-place); 0 when the log has none (CSV, a truncated log).
+  double avg_busbw_GBps = 0;
 };
 
 // Parses `text` (the content of `file`; `file` is used in messages only).

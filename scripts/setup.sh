@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config python3
   libsimgrid-dev libboost-graph-dev libeigen3-dev libyaml-cpp-dev libcli11-dev
   catch2 nlohmann-json3-dev libbenchmark-dev librapidcheck-dev
+  python3-jsonschema python3-yaml
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
 )

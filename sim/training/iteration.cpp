@@ -165,6 +165,8 @@ class IterationRun {
       const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
+      // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).
+      if (r.loader_wait > Time{0}) span(Stream::compute, "loader wait", end[slowest], r.step);
       for (std::size_t b = 0; b < buckets_.size(); ++b) {
         const BucketTiming& t = buckets_[b];
         span(Stream::comm, "bucket " + std::to_string(b), t.start, t.end,

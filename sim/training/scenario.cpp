@@ -155,7 +155,25 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   return r;
 }
 
+// Which configuration the timeline records: the last, or the one --trace-config names.
+std::size_t trace_index(const std::vector<Config>& configs, const RunOptions& o)
+{
+  if (o.trace_nodes <= 0) return configs.size() - 1;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (configs[i].nodes == o.trace_nodes && !configs[i].compiled && (!o.trace_framework || *o.trace_framework == configs[i].framework))
+      return i;
+  throw UserError("--trace-config: the scenario runs no configuration with " + std::to_string(o.trace_nodes) + " nodes" +
+                  (o.trace_framework ? " and framework " + std::string(to_string(*o.trace_framework)) : ""));
+}
+
 }  // namespace
+
+const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r)
+{
+  for (const ConfigResult& b : results)
+    if (b.framework == r.framework) return b;
+  return r;
+}
 
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
 {
@@ -192,6 +210,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < n; ++i)
     if (i == 0 || i % options.shard_count == options.shard_index) todo.push_back(i);
+  const std::size_t traced = trace_index(configs, options);
   auto one = [&](std::size_t k, Timeline* t) { return run_config(spec_of(configs[todo[k]]), configs[todo[k]], options, t); };
   auto tick = [&](std::size_t done) {
     if (options.progress) options.progress(done, todo.size());
@@ -200,11 +219,12 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   if (options.jobs > 1 && todo.size() > 1) {
     // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
     std::vector<Timeline*> timelines(todo.size(), nullptr);
-    if (todo.back() == n - 1) timelines.back() = options.timeline;
+    for (std::size_t k = 0; k < todo.size(); ++k)
+      if (todo[k] == traced) timelines[k] = options.timeline;
     got = fan_out(todo.size(), options.jobs, one, timelines, tick);
   } else {
     for (std::size_t k = 0; k < todo.size(); ++k) {
-      got.push_back(one(k, todo[k] + 1 == n ? options.timeline : nullptr));
+      got.push_back(one(k, todo[k] == traced ? options.timeline : nullptr));
       tick(k + 1);
     }
   }
@@ -216,8 +236,11 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
       report.results[i].compiler_compute_scale = spec.compiler->compute_scale;
       report.results[i].compiler_memory_scale = spec.compiler->memory_scale;
     }
-  const ConfigResult& base = report.results.front();
   for (ConfigResult& r : report.results) {
+    // Speedup and efficiency within each framework's block: a ratio across frameworks would mix
+    // the framework's gain into the scaling (issue 11). Compiled rows keep the uncompiled first
+    // row of their framework as base, so they show the compiler's gain (docs/whatif.md).
+    const ConfigResult& base = block_base(report.results, r);
     r.speedup = base.total_time_s / r.total_time_s;
     r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
     apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time

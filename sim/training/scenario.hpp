@@ -86,6 +86,7 @@ struct ScenarioSpec {
   std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
   std::vector<Observation> observations;   // every observed row (app/observed_loader.hpp)
   std::string calibration;                 // job profile to apply (`calibration:`), "" for none
+  std::string engine;                      // `engine:` (analytical, flow, ...); "" = not given; --engine wins
   Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
   OverheadSpec overheads;                  // what real jobs pay per step (issue 9, `overheads:`)
 };
@@ -199,6 +200,9 @@ struct ScenarioReport {
 struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
+  // ... or that of the first configuration with this many nodes (and this framework, when set).
+  int trace_nodes = 0;
+  std::optional<Framework> trace_framework;
   int jobs = 1;                  // > 1: configurations run in up to this many processes at once
   // [issue 11] A shard (app/shards.hpp) simulates only configurations i with i % shard_count ==
   // shard_index, plus the first (the base of speedup and efficiency); the other rows are copies
@@ -210,6 +214,9 @@ struct RunOptions {
   // network backend instead of `engine`'s (the shared fabric's recording backend).
   std::function<std::unique_ptr<NetworkBackend>(const Topology&)> make_network;
 };
+
+// The first row of `r`'s framework: its speedup and efficiency base.
+const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r);
 
 // Runs every configuration of the scenario.
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});

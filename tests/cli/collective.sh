@@ -8,13 +8,22 @@ data=$1
 ddpsim=${DDPSIM:?set DDPSIM to the binary}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# The table: 8 B .. 8 GiB by 2 = 31 rows of 11 fields; busbw = algbw x 2(n-1)/n with n = 16.
+# The table: 8 B .. 8 GiB by 2 = 31 rows of 15 fields (out-of-place, in-place, algorithm,
+# protocol); busbw = algbw x 2(n-1)/n with n = 16; the footer's average is the rows' mean busbw.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests >"$tmp/pred.txt" || say fail "collective exit"
 rows=$(grep -vc '^#' "$tmp/pred.txt")
 [ "$rows" = 31 ] && say ok "31 rows" || say fail "rows: $rows"
-awk '!/^#/ { if (NF != 11 || $3 != "float" || $4 != "sum") bad = 1;
+awk '!/^#/ { if (NF != 15 || $3 != "float" || $4 != "sum" || $10 != $6 || $12 != $8) bad = 1;
              if ($7 > 10 && ($8 / $7 < 1.87 || $8 / $7 > 1.88)) bad = 1 } END { exit bad }' "$tmp/pred.txt" &&
   say ok "columns and busbw factor" || say fail "columns or busbw factor"
+grep -q '^#.*out-of-place.*in-place' "$tmp/pred.txt" && say ok "placement headers" || say fail "placement headers"
+awk '!/^#/ { s += $8; n++ } /Avg bus bandwidth/ { avg = $NF } END { exit !(n > 0 && avg > 0 && (avg - s / n) ^ 2 < 0.01 * avg) }' \
+  "$tmp/pred.txt" && say ok "Avg bus bandwidth footer" || say fail "Avg bus bandwidth footer"
+# --compare in the default format: measured time, busbw and error columns.
+"$ddpsim" collective --instance p5.48xlarge --nodes 2 --compare "$data/p5_2node_16gpu_allreduce_awsome.txt" >"$tmp/cmp.txt" ||
+  say fail "compare exit"
+grep -q '^#.*measured' "$tmp/cmp.txt" && awk '!/^#/ { if ($16 !~ /%$/) bad = 1 } END { exit bad }' "$tmp/cmp.txt" &&
+  say ok "compare columns in the nccl-tests format" || say fail "compare columns: $(sed -n 5p "$tmp/cmp.txt")"
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --format json | grep -q '"busbw_GBps"' && say ok json || say fail json
 # Deterministic: the same command gives the same bytes.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests | cmp -s - "$tmp/pred.txt" &&
