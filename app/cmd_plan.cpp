@@ -4,6 +4,7 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
+#include "app/html_report.hpp"
 #include "app/output.hpp"
 #include "app/plan_loader.hpp"
 #include "app/plan_report.hpp"
@@ -26,7 +27,7 @@ class PlanCommand final : public Command {
     cmd_->add_option("file", opt_.file, "Plan YAML: a scenario with lists/ranges and a goal (see scenarios/plans/)")
         ->required();
     cmd_->add_option("--format", opt_.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv"}))
+        ->check(CLI::IsMember({"table", "json", "csv", "html"}))
         ->capture_default_str();
     cmd_->add_option("-j,--jobs", opt_.jobs, "Evaluate variants in up to N processes at once")
         ->check(CLI::Range(1, 256))
@@ -43,8 +44,9 @@ class PlanCommand final : public Command {
     const auto results = sim::evaluate_variants(in.variants, opt_.jobs);
     const sim::PlanReport report = sim::decide(in.variants, results, in.goal);
     const std::string text = opt_.format == "json"  ? plan_json(report)
-                             : opt_.format == "csv" ? plan_csv(report)
-                                                    : plan_table(report);
+                             : opt_.format == "csv"  ? plan_csv(report)
+                             : opt_.format == "html" ? plan_html(report)
+                                                     : plan_table(report);
     write_output(opt_.output, text);
     return 0;
   }

@@ -4,6 +4,7 @@
 
 #include "app/catalog_loader.hpp"
 #include "app/commands.hpp"
+#include "app/html_report.hpp"
 #include "app/output.hpp"
 #include "app/predict.hpp"
 #include "app/report.hpp"
@@ -35,7 +36,7 @@ class ScenarioCommand final : public Command {
   {
     cmd_ = app.add_subcommand("scenario", "Predict step time, total time, scaling and cost of a training scenario");
     cmd_->add_option("file", opt_.file, "Scenario YAML (see scenarios/)")->required();
-    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"table", "json", "csv", "html"}));
     cmd_->add_option("--engine", opt_.engine, "Network backend")->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("--trace", opt_.trace,
                      "Write a Chrome trace (Perfetto) of the last configuration's iteration to this file");
@@ -114,8 +115,9 @@ class ScenarioCommand final : public Command {
                                                  TraceLayout{last.nodes, last.gpus / std::max(1, last.nodes)}));
     }
     const std::string text = opt_.format == "json"  ? scenario_json(report)
-                             : opt_.format == "csv" ? scenario_csv(report)
-                                                    : scenario_table(report);
+                             : opt_.format == "csv"  ? scenario_csv(report)
+                             : opt_.format == "html" ? scenario_html(report)
+                                                     : scenario_table(report);
     write_output(opt_.output, text);
     return 0;
   }

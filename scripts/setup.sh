@@ -9,6 +9,7 @@ packages=(
   libsimgrid-dev libboost-graph-dev libeigen3-dev libyaml-cpp-dev libcli11-dev
   catch2 nlohmann-json3-dev libbenchmark-dev librapidcheck-dev
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
+  chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
