@@ -32,7 +32,7 @@ std::string t(double s)
 std::string mib(std::uint64_t b) { return fmt("%.1f MiB", static_cast<double>(b) / (1024.0 * 1024.0)); }
 
 // Text width estimate for 12 px sans-serif (the page's font), to size margins and legends.
-double text_px(const std::string& s, double size = 12) { return 0.58 * size * static_cast<double>(s.size()); }
+double text_px(const std::string& s, double size = 12) { return 0.62 * size * static_cast<double>(s.size()); }
 
 }  // namespace
 
@@ -89,8 +89,9 @@ std::string scaling_chart(const std::vector<Labelled>& rows)
     const std::string c = svg::colour(i);
     // Linear scaling from the series' first row, dashed in the series' colour.
     const double n0 = rs.front()->nodes, s0 = rs.front()->speedup;
-    w.polyline({{ax.x(n0), ax.y(s0)}, {ax.x(rs.back()->nodes), ax.y(s0 * rs.back()->nodes / n0)}}, c, 1.2, "5,4");
-    std::vector<std::pair<double, double>> pts;
+    std::vector<std::pair<double, double>> ideal, pts;
+    for (const sim::ConfigResult* r : rs) ideal.emplace_back(ax.x(r->nodes), ax.y(s0 * r->nodes / n0));
+    w.polyline(ideal, c, 1.2, "5,4");
     for (const sim::ConfigResult* r : rs) pts.emplace_back(ax.x(r->nodes), ax.y(r->speedup));
     w.polyline(pts, c, 2.2);
     for (const sim::ConfigResult* r : rs) {
@@ -138,7 +139,7 @@ std::string breakdown_chart(const std::vector<Labelled>& rows)
   const Unit u = time_unit(tmax);
   svg::Axes ax;
   ax.left = std::min(360.0, longest + 16);
-  ax.right = 30;
+  ax.right = 80;  // room for the step's label
   ax.top = 64;
   const double bar = 18, gap = 8;
   ax.height = ax.top + ax.bottom + static_cast<double>(rows.size()) * (bar + gap) + gap;
@@ -201,7 +202,7 @@ std::string timeline_chart(const std::vector<Labelled>& rows)
   const Unit u = time_unit(tmax);
   svg::Axes ax;
   ax.left = std::min(360.0, longest + 16);
-  ax.right = 30;
+  ax.right = 40;
   ax.top = 64;
   const double sub = 14, gap = 16;
   double total = 0;

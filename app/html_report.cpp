@@ -40,7 +40,7 @@ std::string page(const std::string& title, const std::string& body)
          "svg{display:block;margin:8px 0;font-family:inherit;max-width:100%;height:auto}\n"
          "table{border-collapse:collapse;font-size:13px;margin:8px 0}"
          "th,td{border-bottom:1px solid #e3e3e3;padding:3px 8px;text-align:right;white-space:nowrap}"
-         "th{background:#f4f4f4}td.l,th.l{text-align:left}tr.bad td{color:#999}\n"
+         "th{background:#f4f4f4}td.l,th.l{text-align:left;white-space:normal}tr.bad td{color:#999}\n"
          "</style>\n</head>\n<body>\n" +
          body +
          "<p class=\"note\">Drawn by ddpsim. Hover over a point or bar for its values.</p>\n"
@@ -109,7 +109,7 @@ std::string scenario_html(const sim::ScenarioReport& rep)
   for (const sim::ConfigResult& r : rep.results)
     table += row({r.instance, r.framework + (r.compiler.empty() ? "" : "+compiler"), std::to_string(r.nodes),
                   std::to_string(r.gpus), human_time(r.step_time_s),
-                  band(fmt("%.0f", r.samples_per_s), r.samples_band.p10, r.samples_band.p90, "%.0f", r.samples_band.set),
+                  fmt("%.0f", r.samples_per_s),
                   r.fits ? human_time(r.total_time_s) : "-",
                   band(fmt("%.2fx", r.speedup), r.speedup_band.p10, r.speedup_band.p90, "%.2f", r.speedup_band.set),
                   fmt("%.0f%%", r.scaling_efficiency * 100), r.fits ? fmt("$%.2f", r.cost_usd) : "-", r.bound,
@@ -170,7 +170,7 @@ std::string plan_html(const sim::PlanReport& rep)
       }
   if (!scaling.empty())
     body += section("Scaling of the variants on the frontier", scaling_chart(scaling),
-                    "Speedup against each variant's smallest node count that fits.");
+                    "Speedup against each variant's smallest node count (as in the JSON); only rows that fit are drawn.");
   if (!close.empty()) {
     body += section("Step time of the frontier", breakdown_chart(close), kBreakdownNote);
     body += section("Communication timeline of the frontier", timeline_chart(close), kTimelineNote);

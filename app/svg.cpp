@@ -262,7 +262,7 @@ void legend(Writer& w, double x, double y, const std::vector<LegendEntry>& entri
   if (entries.empty()) return;
   std::size_t longest = 0;
   for (const LegendEntry& e : entries) longest = std::max(longest, e.label.size());
-  const double width = 42 + 7.0 * static_cast<double>(longest), row = 19;
+  const double width = 44 + 7.4 * static_cast<double>(longest), row = 19;
   w.rect(x, y, width, row * static_cast<double>(entries.size()) + 8, "#ffffff", "", "#bbbbbb");
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const LegendEntry& e = entries[i];

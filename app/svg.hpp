@@ -64,7 +64,7 @@ class Writer {
 
 // A plot frame: the data area inside margins, axes with ticks, grid lines and labels.
 struct Axes {
-  double width = 860, height = 380;
+  double width = 1100, height = 380;
   double left = 78, right = 24, top = 36, bottom = 58;
   Scale x, y;
   std::vector<double> xticks, yticks;
