@@ -306,6 +306,9 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   std::vector<std::pair<double, double>> pts;
   for (const sim::PlanRow* r : front) pts.emplace_back(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd));
   w.polyline(pts, "#222222", 1.8);
+  for (const sim::PlanRow* r : front)  // node counts beside the frontier's points
+    w.text(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd) - 9, "x" + std::to_string(r->result.nodes),
+           "middle", 11, "fill=\"#333\"");
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const sim::PlanRow& row = rep.rows[i];
     const sim::ConfigResult& r = row.result;
