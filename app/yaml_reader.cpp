@@ -37,21 +37,57 @@ void reject_duplicate_keys(const std::string& name, const YAML::Node& node, cons
 
 }  // namespace
 
+// Line (1-based) where a second YAML document starts, or 0. A document boundary is a `---` or
+// `...` marker at column 0; a `---` before any content opens the first document. We look for the
+// markers ourselves because yaml-cpp 0.7's LoadAll never returns on some malformed inputs (a lone
+// "," loops forever allocating nodes: found by fuzz_catalog), while Load stops after one document.
+int second_document_line(const std::string& text)
+{
+  bool content = false, ended = false;
+  int line_no = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto marker = [&](const char* m) {
+      return line.rfind(m, 0) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '#');
+    };
+    if (marker("---")) {
+      if (content || ended) return line_no;
+      continue;
+    }
+    if (marker("...")) {
+      ended = true;
+      continue;
+    }
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (ended) return line_no;
+    if (line[0] != '%') content = true;  // %YAML / %TAG directives precede a document
+  }
+  return 0;
+}
+
 YAML::Node parse_yaml(const std::string& name, const std::string& text)
 {
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw UserError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg);
   }
-  if (docs.size() > 1) {
-    const YAML::Mark m = docs[1].Mark();
-    throw UserError(SourceLocation{name, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1}, "",
+  if (const int line = second_document_line(text))
+    throw UserError(SourceLocation{name, line, 1}, "",
                     "more than one YAML document (a second `---`): give one document per file");
+  if (!root || root.IsNull()) {
+    bool blank = true;  // nothing but spaces and comments
+    std::istringstream in(text);
+    for (std::string line; blank && std::getline(in, line);) {
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      blank = first == std::string::npos || line[first] == '#';
+    }
+    throw UserError(SourceLocation{name, 1, 1}, "", blank ? "the file is empty" : "the document has no value (it reads as null)");
   }
-  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
-  if (!root || root.IsNull()) throw UserError(SourceLocation{name, 1, 1}, "", "the file is empty");
   reject_duplicate_keys(name, root, "", 0);
   return root;
 }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "app/catalog_loader.hpp"
 #include "app/output.hpp"
 #include "app/profile_io.hpp"
 #include "app/yaml_reader.hpp"
@@ -79,8 +80,14 @@ TEST_CASE("hardening: duplicate keys and second documents are located errors")
   CHECK(user_error_of([] { app::parse_yaml("a.yaml", "x:\n  y: [ {z: 1, z: 2} ]\n"); }) ==
         "a.yaml:2:15: error: x.y[0].z: duplicate key (it is already set above)");
   CHECK(user_error_of([] { app::parse_yaml("a.yaml", "x: 1\n---\ny: 2\n"); })
-            .find("a.yaml:3:1: error: more than one YAML document") == 0);
-  CHECK(user_error_of([] { app::parse_yaml("a.yaml", "x: 1\n---\ny: [\n"); }).find("not valid YAML") != std::string::npos);
+            .find("a.yaml:2:1: error: more than one YAML document") == 0);
+  // A broken second document is refused too (not silently ignored), where it starts.
+  CHECK(user_error_of([] { app::parse_yaml("a.yaml", "x: 1\n---\ny: [\n"); }).find("a.yaml:2:1: error: more than one") == 0);
+  CHECK(user_error_of([] { app::parse_yaml("a.yaml", "x: 1\n...\n# c\ny: 2\n"); }).find("a.yaml:4:1: error: more than one") == 0);
+  CHECK_NOTHROW(app::parse_yaml("a.yaml", "%YAML 1.2\n---\nx: 1\n...\n# trailing comment\n"));
+  // yaml-cpp 0.7's LoadAll never returned on a lone "," (fuzz_catalog); it must now end at once.
+  CHECK(user_error_of([] { app::parse_yaml("a.yaml", ","); }) == "a.yaml:1:1: error: the document has no value (it reads as null)");
+  CHECK(user_error_of([] { app::parse_catalog("c.yaml", ","); }).find("c.yaml:") == 0);
   CHECK_NOTHROW(app::parse_yaml("a.yaml", "---\nx: 1\n"));  // one document with its marker is fine
 }
 
