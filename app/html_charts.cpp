@@ -36,8 +36,9 @@ double text_px(const std::string& s, double size = 12) { return 0.62 * size * st
 
 }  // namespace
 
-std::string scaling_chart(const std::vector<Labelled>& rows)
+std::string scaling_chart(const std::vector<Labelled>& rows, bool by_gpus)
 {
+  auto count = [by_gpus](const sim::ConfigResult* r) { return static_cast<double>(by_gpus ? r->gpus : r->nodes); };
   // Series in order of first appearance, each sorted by node count.
   std::vector<std::string> names;
   std::map<std::string, std::vector<const sim::ConfigResult*>> series;
@@ -47,12 +48,12 @@ std::string scaling_chart(const std::vector<Labelled>& rows)
   }
   double nlo = 1e300, nhi = 0, ymax = 1;
   for (auto& [name, rs] : series) {
-    std::stable_sort(rs.begin(), rs.end(), [](auto* a, auto* b) { return a->nodes < b->nodes; });
-    const double base_nodes = rs.front()->nodes;
+    std::stable_sort(rs.begin(), rs.end(), [&](auto* a, auto* b) { return count(a) < count(b); });
+    const double base_nodes = count(rs.front());
     for (const sim::ConfigResult* r : rs) {
-      nlo = std::min(nlo, static_cast<double>(r->nodes));
-      nhi = std::max(nhi, static_cast<double>(r->nodes));
-      ymax = std::max({ymax, r->speedup, r->speedup_band.set ? r->speedup_band.p90 : 0.0, r->nodes / base_nodes});
+      nlo = std::min(nlo, count(r));
+      nhi = std::max(nhi, count(r));
+      ymax = std::max({ymax, r->speedup, r->speedup_band.set ? r->speedup_band.p90 : 0.0, count(r) / base_nodes});
     }
   }
   // Observed speedups within a series: its first observed row's time over each observed time.
@@ -68,8 +69,8 @@ std::string scaling_chart(const std::vector<Labelled>& rows)
   }
   svg::Axes ax;
   ax.height = 400;
-  ax.title = "Scaling: speedup vs nodes";
-  ax.xlabel = "nodes (log scale)";
+  ax.title = by_gpus ? "Scaling: speedup vs GPUs" : "Scaling: speedup vs nodes";
+  ax.xlabel = by_gpus ? "GPUs (log scale)" : "nodes (log scale)";
   ax.ylabel = "speedup (x, against the series' first row)";
   ax.x.log = true;
   if (nhi <= nlo) nlo /= 2, nhi *= 2;
@@ -88,15 +89,15 @@ std::string scaling_chart(const std::vector<Labelled>& rows)
     const auto& rs = series[names[i]];
     const std::string c = svg::colour(i);
     // Linear scaling from the series' first row, dashed in the series' colour.
-    const double n0 = rs.front()->nodes, s0 = rs.front()->speedup;
+    const double n0 = count(rs.front()), s0 = rs.front()->speedup;
     std::vector<std::pair<double, double>> ideal, pts;
-    for (const sim::ConfigResult* r : rs) ideal.emplace_back(ax.x(r->nodes), ax.y(s0 * r->nodes / n0));
+    for (const sim::ConfigResult* r : rs) ideal.emplace_back(ax.x(count(r)), ax.y(s0 * count(r) / n0));
     w.polyline(ideal, c, 1.2, "5,4");
-    for (const sim::ConfigResult* r : rs) pts.emplace_back(ax.x(r->nodes), ax.y(r->speedup));
+    for (const sim::ConfigResult* r : rs) pts.emplace_back(ax.x(count(r)), ax.y(r->speedup));
     w.polyline(pts, c, 2.2);
     for (const sim::ConfigResult* r : rs) {
-      const double px = ax.x(r->nodes);
-      std::string tip = names[i] + ", " + std::to_string(r->nodes) + " nodes: speedup " + fmt("%.2fx", r->speedup);
+      const double px = ax.x(count(r));
+      std::string tip = names[i] + ", " + std::to_string(r->nodes) + " nodes, " + std::to_string(r->gpus) + " GPUs: speedup " + fmt("%.2fx", r->speedup);
       if (r->speedup_band.set) {
         any_band = true;
         tip += fmt(" (p10 %.2f", r->speedup_band.p10) + fmt(", p90 %.2f)", r->speedup_band.p90);
@@ -109,7 +110,7 @@ std::string scaling_chart(const std::vector<Labelled>& rows)
       if (auto o = observed.find(r); o != observed.end()) {
         any_observed = true;
         w.marker(static_cast<int>(i), px, ax.y(o->second), 6, "#ffffff", c,
-                 names[i] + ", " + std::to_string(r->nodes) + " nodes: observed speedup " + fmt("%.2fx", o->second));
+                 names[i] + ", " + std::to_string(r->nodes) + " nodes, " + std::to_string(r->gpus) + " GPUs: observed speedup " + fmt("%.2fx", o->second));
       }
     }
     legend.push_back({names[i], c, static_cast<int>(i), "", false});
@@ -145,7 +146,7 @@ std::string breakdown_chart(const std::vector<Labelled>& rows)
   ax.height = ax.top + ax.bottom + static_cast<double>(rows.size()) * (bar + gap) + gap;
   ax.title = "Step time breakdown per configuration";
   ax.xlabel = std::string("time per optimizer step (") + u.name + ")";
-  double lo = 0, hi = std::max(tmax * u.per_second, 1e-9);
+  double lo = 0, hi = tmax > 0 ? tmax * u.per_second : 1;  // nothing to draw: a unit axis
   svg::nice_domain(lo, hi, false);
   ax.x.d0 = lo, ax.x.d1 = hi;
   ax.xticks = svg::linear_ticks(lo, hi, 7);
@@ -210,7 +211,7 @@ std::string timeline_chart(const std::vector<Labelled>& rows)
   ax.height = ax.top + ax.bottom + total + gap;
   ax.title = "Gradient buckets: ready and reduction times within one step";
   ax.xlabel = std::string("time since the step began (") + u.name + ")";
-  double lo = 0, hi = std::max(tmax * u.per_second, 1e-9);
+  double lo = 0, hi = tmax > 0 ? tmax * u.per_second : 1;  // nothing to draw: a unit axis
   svg::nice_domain(lo, hi, false);
   ax.x.d0 = lo, ax.x.d1 = hi;
   ax.xticks = svg::linear_ticks(lo, hi, 8);

@@ -19,7 +19,8 @@ struct Labelled {
 
 // Speedup vs nodes (log2 axis), one curve per series, [p10, p90] bars where sampled, observed
 // speedups (against the series' first observed row) as hollow markers, linear scaling dashed.
-std::string scaling_chart(const std::vector<Labelled>& rows);
+// `by_gpus`: GPUs on the x axis instead (scenarios that vary GPUs per node, e.g. 1-8 GPUs of one node).
+std::string scaling_chart(const std::vector<Labelled>& rows, bool by_gpus = false);
 
 // One horizontal bar per configuration: compute + exposed communication + loader wait +
 // optimizer/overhead = the step (sim/training/scenario.hpp).

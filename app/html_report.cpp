@@ -83,10 +83,15 @@ const char* const kTimelineNote =
 
 std::string scenario_html(const sim::ScenarioReport& rep)
 {
+  // GPUs per node varying within the scenario (1-8 GPUs of one node): label and scale by GPUs.
+  bool by_gpus = false;
+  for (const sim::ConfigResult& r : rep.results)
+    by_gpus = by_gpus || r.gpus * rep.results.front().nodes != rep.results.front().gpus * r.nodes;
   std::vector<Labelled> rows;
   bool bands = false, observed = false;
   for (const sim::ConfigResult& r : rep.results) {
-    rows.push_back({&r, name(r), r.instance + " " + r.framework + (r.compiler.empty() ? "" : "+compiler")});
+    rows.push_back({&r, name(r) + (by_gpus ? ", " + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU" : " GPUs") : ""),
+                    r.instance + " " + r.framework + (r.compiler.empty() ? "" : "+compiler")});
     bands = bands || r.speedup_band.set;
     observed = observed || r.observed_minutes.has_value();
   }
@@ -95,7 +100,7 @@ std::string scenario_html(const sim::ScenarioReport& rep)
   body += "<p class=\"meta\">model " + escape(rep.model) + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
           " M parameters), network engine " + escape(rep.engine) + "</p>\n";
   if (!rows.empty()) {
-    body += section("Scaling", scaling_chart(rows),
+    body += section("Scaling", scaling_chart(rows, by_gpus),
                     std::string("Speedup against each series' first row, as the table computes it") +
                         (bands ? "; bars are the [p10, p90] interval of the sampled inputs" : "") +
                         (observed ? "; hollow markers are the observed speedups" : "") + ".");
