@@ -172,18 +172,33 @@ static void read_assumed_ranges(Reader& r, const YAML::Node& n, Catalog& c)
   }
 }
 
+static Catalog parse_catalog_node(const std::string& name, const std::string& text);
+
+// As parse_profile: yaml-cpp throws on malformed shapes the Reader's checks may not reach (found by
+// fuzz_catalog: `instances:` given as a list); say where, exit 2, never an internal error.
 Catalog parse_catalog(const std::string& name, const std::string& text)
+{
+  try {
+    return parse_catalog_node(name, text);
+  } catch (const YAML::Exception& e) {
+    throw UserError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", std::string(e.msg));
+  }
+}
+
+static Catalog parse_catalog_node(const std::string& name, const std::string& text)
 {
   Reader r(name);
   YAML::Node root = parse_yaml(name, text);
   Catalog c;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"gpus", "cube_mesh", "instances", "assumed_ranges"});
-  for (const auto& kv : root["gpus"]) {
+  // Iterating a map's pairs over a sequence throws yaml-cpp's InvalidNode: check the shape first.
+  const YAML::Node gpus = root["gpus"], instances = root["instances"];
+  for (const auto& kv : gpus.IsDefined() && r.expect_map(gpus, "gpus") ? gpus : YAML::Node()) {
     const std::string gname = kv.first.Scalar();
     c.gpus[gname] = read_gpu(r, kv.second, "gpus." + gname, gname);
   }
-  for (const auto& kv : root["instances"]) {
+  for (const auto& kv : instances.IsDefined() && r.expect_map(instances, "instances") ? instances : YAML::Node()) {
     InstanceSpec s;
     s.name = kv.first.Scalar();
     read_instance_fields(r, kv.second, "instances." + s.name, c, s, /*require_all=*/true);

@@ -88,6 +88,12 @@ TEST_CASE("hardening: duplicate keys and second documents are located errors")
   // yaml-cpp 0.7's LoadAll never returned on a lone "," (fuzz_catalog); it must now end at once.
   CHECK(user_error_of([] { app::parse_yaml("a.yaml", ","); }) == "a.yaml:1:1: error: the document has no value (it reads as null)");
   CHECK(user_error_of([] { app::parse_catalog("c.yaml", ","); }).find("c.yaml:") == 0);
+  // fuzz_catalog: maps given as lists (and the reverse) are located errors, not yaml-cpp's InvalidNode.
+  CHECK(user_error_of([] { app::parse_catalog("c.yaml", "instances:\n  [ec2]\n"); }) ==
+        "c.yaml:2:3: error: instances: expected a map of keys to values");
+  CHECK(user_error_of([] { app::parse_catalog("c.yaml", "gpus: [a, b]\n"); }).find("c.yaml:1:7: error: gpus: expected a map") == 0);
+  CHECK(user_error_of([] { app::parse_catalog("c.yaml", "assumed_ranges: [{field: nic.latency, instances: {a: 1}, factor: [0.5, 2], why: x}]\n"); })
+            .find("c.yaml:") == 0);
   CHECK_NOTHROW(app::parse_yaml("a.yaml", "---\nx: 1\n"));  // one document with its marker is fine
 }
 
