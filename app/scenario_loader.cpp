@@ -144,7 +144,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   const std::string path = "training";
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb",
-                         "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "comm_hook",
+                         "first_bucket_mb", "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook",
                          "lightning_overhead", "horovod", "gloo_step_overhead", "smddp_fusion_threshold"});
   if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
   // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
@@ -165,6 +165,10 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
         if (auto f = read_framework(r, e, "training.compare")) t.compare.push_back(*f);
   }
   if (auto k = r.integer(n, path, "grad_accum_steps", false, 1, 1 << 20)) t.grad_accum_steps = static_cast<int>(*k);
+  if (auto g = r.integer(n, path, "global_batch", false, 1, std::int64_t{1} << 40)) {
+    if (n["grad_accum_steps"].IsDefined()) r.error(n["global_batch"], "training.global_batch", "give either grad_accum_steps or global_batch");
+    t.global_batch = static_cast<std::uint64_t>(*g);
+  }
   if (auto h = r.choice(n, path, "comm_hook", false, {"none", "fp16_compress"})) t.fp16_compress = *h == "fp16_compress";
   if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;

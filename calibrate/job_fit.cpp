@@ -150,6 +150,25 @@ std::string knob_list(const std::vector<std::string>& names, const Eigen::Vector
   return out;
 }
 
+// A knob that ends at the end of its search range (x1e-4 or x1e4 of the scenario's value) has not
+// been fitted: the rows pull it past any value the model allows (a per-step overhead when the larger
+// run is faster per sample than the model can make it), or the search from x0.1-x10 of the start
+// wandered off towards a flat end (seen with per-step costs of seconds against a 1 ms start). Said
+// as such, not as "no effect" (its slope vanishes there) nor as a number.
+void refuse_at_search_bound(const Eigen::VectorXd& x, const Eigen::VectorXd& x0, const std::vector<std::string>& names)
+{
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    const bool low = x(k) <= x0(k) - kMaxLnSpan + 1e-6, high = x(k) >= x0(k) + kMaxLnSpan - 1e-6;
+    if (!low && !high) continue;
+    const std::string& name = names[static_cast<std::size_t>(k)];
+    throw UserError("calibrate job: the fitted rows drive " + name + " to the " + (low ? "lower" : "upper") +
+                    " end of its search (x" + (low ? "1e-4" : "1e4") + " of the scenario's value) from every start: they ask for " +
+                    (low ? "less than none of it" : "more than it can give") +
+                    ", or its best value lies far (beyond x10) from the start and the search did not reach it; fit another "
+                    "knob, or check the rows against the scenario");
+  }
+}
+
 // Refuses a Jacobian from which the knobs cannot be read: a dead column, rank deficiency, or two
 // knobs that move the rows alike. Fills condition and correlation.
 void check_identifiable(const Eigen::MatrixXd& j, const std::vector<std::string>& names, JobFit& fit)
@@ -254,6 +273,7 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
   for (std::size_t k = 0; k < p; ++k) x0(static_cast<Eigen::Index>(k)) = std::log(start_value(opt.knobs[k], spec));
   Problem prob{spec, opt.knobs, fitted, opt.run, &fit.evaluations, x0};
   const Eigen::VectorXd x = multi_start(prob, x0);
+  refuse_at_search_bound(x, x0, opt.knobs);
   const Eigen::MatrixXd j = prob.jacobian(x);
   check_identifiable(j, opt.knobs, fit);
   const Eigen::VectorXd r = prob.residuals(x);

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "sim/training/compute.hpp"
+#include "sim/training/global_batch.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -24,7 +25,7 @@ std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int g
 {
   std::vector<TimeTerm> terms;
   const InstanceSpec& inst = spec.cluster.instance;
-  const double k = spec.training.grad_accum_steps;
+  const double k = accum_steps_for(spec.training, nodes * gpus_per_node);
   ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;

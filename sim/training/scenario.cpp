@@ -8,6 +8,7 @@
 #include "sim/training/buckets.hpp"
 #include "sim/network/flow_backend.hpp"
 #include "sim/training/framework_comm.hpp"
+#include "sim/training/global_batch.hpp"
 #include "sim/training/iteration.hpp"
 #include "sim/training/memory.hpp"
 #include "sim/training/sharded.hpp"
@@ -35,11 +36,13 @@ struct Config {
   bool compiled = false;  // issue 12: run on compiled_scenario(spec)
 };
 
-ConfigResult run_config(const ScenarioSpec& spec, const Config& cfg, const RunOptions& options, Timeline* timeline)
+ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const RunOptions& options, Timeline* timeline)
 {
-  const InstanceSpec& inst = spec.cluster.instance;
   const int nodes = cfg.nodes;
-  const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : inst.gpus;
+  const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : spec_in.cluster.instance.gpus;
+  ScenarioSpec per_row;  // training.global_batch: this row's accumulation steps (global_batch.hpp)
+  const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
+  const InstanceSpec& inst = spec.cluster.instance;
   const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network = make_backend(options.engine, topo);
   network->set_timeline(timeline);

@@ -38,6 +38,7 @@ struct TrainingSpec {
   Framework framework = Framework::pytorch_ddp;
   std::vector<Framework> compare;  // more frameworks to run on every node count (after `framework`)
   int grad_accum_steps = 1;       // micro-steps per optimizer step; all-reduce on the last only
+  std::optional<std::uint64_t> global_batch;  // fixed samples per step: accumulation per row (global_batch.hpp)
   bool fp16_compress = false;     // DDP fp16_compress_hook (Horovod: hvd.Compression.fp16)
   Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
   HorovodDefaults horovod = HorovodDefaults::post_2020;

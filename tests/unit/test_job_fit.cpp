@@ -262,3 +262,29 @@ TEST_CASE("calibrate fit: implausible profiles are refused; fuzzed logs that fit
   }
   CHECK(written > 0);
 }
+
+TEST_CASE("calibrate job says when the rows drive a knob to the end of its search", "[jobfit]")
+{
+  // The 2-node run faster per sample than the model can make it with no per-step cost at all: the fit
+  // pushes step_overhead towards zero or below. Refused as such, not as "no effect" nor a number.
+  // A fixed global batch: the 2-node step has half the micro-steps of the 1-node one, so a
+  // per-step cost and the compute move the two rows differently (identifiable).
+  const sim::ScenarioSpec base = app::parse_scenario("t.yaml", R"(name: t
+cluster: {instance: ml.p3.16xlarge, nodes: [1, 2]}
+model: {preset: mlp, widths: [256, 512, 512, 512, 256, 128, 64, 1]}
+training: {framework: lightning, batch_per_gpu: 1024, global_batch: 65536, samples: 100000000}
+)", test::catalog());
+  sim::ScenarioSpec truth = base;
+  apply("step_overhead", truth, 5e-3);
+  sim::ScenarioSpec s = with_rows_from(truth, base, {1, 2});
+  s.observations[1].value = 0.45 * s.observations[0].value;  // superlinear: 2.2x on twice the GPUs
+  JobFitOptions opt;
+  opt.knobs = {"compute_scale", "step_overhead"};
+  const std::string why = thrown([&] { fit_job(s, opt); });
+  INFO(why);
+  CHECK(why.find("drive step_overhead to the lower end") != std::string::npos);
+  // The same rows without the push fit (compute_scale and step_overhead are both determined).
+  const sim::ScenarioSpec fine = with_rows_from(truth, base, {1, 2});
+  CHECK(thrown([&] { fit_job(fine, opt); }).empty());
+  CHECK(fit_job(fine, opt).knobs.at(1).value == Approx(5e-3).epsilon(0.01));
+}

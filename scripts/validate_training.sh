@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Training validation (docs/validation.md, "Training validation"): runs every case of
+# validation/training/measurements.csv through `ddpsim scenario` and prints the markdown table
+# (measured vs predicted throughput and scaling efficiency) with the median and max errors.
+# Needs only bash, python3 (stdlib) and the ddpsim binary. Assumptions: validation/training/ASSUMPTIONS.md.
+#
+# usage: scripts/validate_training.sh [--ddpsim PATH] [--only REGEX] [--jobs N] [--dir DIR]
+#   --only REGEX  keep the rows whose id matches (their reference rows are run too)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ddpsim="$root/build/release/app/ddpsim"
+dir="$root/validation/training"
+only="."
+jobs=1
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --ddpsim) ddpsim="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    *) echo "usage: $0 [--ddpsim PATH] [--only REGEX] [--jobs N] [--dir DIR]" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$ddpsim" ]] || { echo "$0: error: ddpsim not found at $ddpsim (build first or pass --ddpsim)" >&2; exit 2; }
+csv="$dir/measurements.csv"
+[[ -f "$csv" ]] || { echo "$0: error: $csv: not found" >&2; exit 2; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# The ids to run: the selected rows and their references.
+python3 - "$csv" "$only" > "$work/ids" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+pick = {r["id"] for r in rows if re.search(sys.argv[2], r["id"])}
+pick |= {r["ref"] for r in rows if r["id"] in pick and r["ref"]}
+print("\n".join(r["id"] for r in rows if r["id"] in pick))
+PY
+[[ -s "$work/ids" ]] || { echo "$0: error: no row matches --only $only" >&2; exit 2; }
+
+# One prediction per case: samples_per_s from the CSV report (column found by its header name).
+run_case() {
+  local id="$1" out
+  out="$("$ddpsim" scenario "$dir/cases/$id.yaml" --samples 0 --format csv)" || { echo "$id: ddpsim failed" >&2; return 1; }
+  printf '%s\n' "$out" | awk -F, -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "samples_per_s") c = i }
+    NR == 2 { if (!c) exit 1; print id, $c }' > "$work/pred.$id" || { echo "$id: no samples_per_s" >&2; return 1; }
+}
+export -f run_case
+export ddpsim dir work
+xargs -P "$jobs" -I{} bash -c 'run_case "$1"' _ {} < "$work/ids"
+cat "$work"/pred.* > "$work/pred"
+
+python3 - "$csv" "$work/ids" "$work/pred" <<'PY'
+import csv, statistics, sys
+rows = {r["id"]: r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))}
+ids = open(sys.argv[2]).read().split()
+pred = dict((l.split()[0], float(l.split()[1])) for l in open(sys.argv[3]))
+def fmt(x):
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+print("| source | configuration | GPUs | measured | predicted | throughput error | measured efficiency | predicted efficiency | error (points) |")
+print("|---|---|---|---|---|---|---|---|---|")
+eff_err, thr_err, by_src, urls = [], [], {}, {}
+for i in ids:
+    r = rows[i]
+    m, p, g = float(r["measured"]), pred[i], int(r["gpus"])
+    te = 100.0 * (p / m - 1.0)
+    thr_err.append(abs(te))
+    if r["ref"]:
+        ref = rows[r["ref"]]
+        gr = int(ref["gpus"])
+        me = 100.0 * (m / g) / (float(ref["measured"]) / gr)
+        pe = 100.0 * (p / g) / (pred[r["ref"]] / gr)
+        eff_err.append(abs(pe - me))
+        by_src.setdefault(r["source"], []).append(abs(pe - me))
+        by_src.setdefault("(all) 8 GPUs, one node" if g <= 8 else "(all) 16-256 GPUs, 2-32 nodes", []).append(abs(pe - me))
+        eff = f"{me:.1f}% | {pe:.1f}% | {pe - me:+.1f}"
+    else:
+        eff = "reference | | "
+    urls[r["source"]] = r["url"]
+    print(f"| [{r['source']}] | {r['configuration']} | {g} | {fmt(m)} {r['unit']} | {fmt(p)} | {te:+.1f}% | {eff} |")
+print()
+for s, u in sorted(urls.items()):
+    print(f"[{s}]: {u}")
+print()
+if eff_err:
+    print(f"Scaling efficiency, {len(eff_err)} rows: median |error| {statistics.median(eff_err):.1f} points, "
+          f"max {max(eff_err):.1f} points.")
+    for s, e in sorted(by_src.items()):
+        print(f"- {s}: {len(e)} rows, median {statistics.median(e):.1f}, max {max(e):.1f} points")
+print(f"Throughput, {len(thr_err)} rows: median |error| {statistics.median(thr_err):.1f}%, max {max(thr_err):.1f}%.")
+PY
