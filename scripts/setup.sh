@@ -11,6 +11,7 @@ packages=(
   python3-jsonschema python3-yaml
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
+  chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
