@@ -8,7 +8,7 @@ const KeyTable& scenario_key_table()
 {
   static const KeyTable table{
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
-            "observed", "resilience", "compiler", "stragglers", "calibration"}},
+            "observed", "resilience", "compiler", "stragglers", "calibration", "overheads"}},
       {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded"}},
       {"cluster.fabric",
        {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction", "spine_uplinks"}},
@@ -28,7 +28,7 @@ const KeyTable& scenario_key_table()
       {"training",
        {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",
         "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook", "lightning_overhead", "horovod",
-        "gloo_step_overhead", "smddp_fusion_threshold"}},
+        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view"}},
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"}},
       {"data", {"workers", "per_sample_cpu_s"}},
@@ -42,6 +42,9 @@ const KeyTable& scenario_key_table()
         "read_aggregate", "part_size", "put_per_s", "get_per_s", "survives_node_loss", "kind"}},
       {"resilience.monte_carlo", {"trials", "seed"}},
       {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
+      {"overheads",
+       {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
+        "horovod_negotiation"}},
       {"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}},
   };
   return table;

@@ -145,8 +145,7 @@ void read_overheads(Reader& r, const YAML::Node& n, sim::OverheadSpec& o)
 {
   const std::string path = "overheads";
   if (!r.expect_map(n, path)) return;
-  r.allow_keys(n, path, {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
-                         "horovod_negotiation"});
+  r.allow_keys(n, path, scenario_keys(path));
   if (auto v = r.boolean(n, path, "interference", false)) o.interference = *v;
   if (auto v = r.number(n, path, "hbm_bytes_per_wire_byte", false, 0, 16)) o.hbm_bytes_per_wire_byte = *v;
   if (auto v = r.integer(n, path, "comm_ctas", false, 1, 64)) o.comm_ctas = static_cast<int>(*v);

@@ -1,5 +1,6 @@
 #include "sim/training/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -206,10 +207,15 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
   const std::size_t n = configs.size();
-  // [issue 11] A shard runs its own configurations and the first (RunOptions::shard_index).
+  // [issue 11] A shard runs its own configurations (RunOptions::shard_index) and the first of
+  // each framework's block: the base of that block's speedup and efficiency (block_base).
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (i == 0 || i % options.shard_count == options.shard_index) todo.push_back(i);
+  std::vector<Framework> seen;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool base = std::find(seen.begin(), seen.end(), configs[i].framework) == seen.end();
+    if (base) seen.push_back(configs[i].framework);
+    if (base || i % options.shard_count == options.shard_index) todo.push_back(i);
+  }
   const std::size_t traced = trace_index(configs, options);
   auto one = [&](std::size_t k, Timeline* t) { return run_config(spec_of(configs[todo[k]]), configs[todo[k]], options, t); };
   auto tick = [&](std::size_t done) {

@@ -90,7 +90,7 @@ TEST_CASE("bytes per rank match docs/algorithms.md and the load is symmetric")
   CHECK(inter.size() == static_cast<std::size_t>(nodes > 1 ? nodes * topo.instance().nic.count : 0));
 }
 
-TEST_CASE("nvls: (1 + 1/G) S / nvls efficiency per GPU port inside a node; only on NVLink SHARP machines")
+TEST_CASE("nvls: (1 + 1/G) S / nvls efficiency per GPU port inside a node, only on NVLink SHARP machines")
 {
   const auto& nvls = Registry::instance().get("nvls");
   CHECK_FALSE(nvls.available(Topology(instance("p4d.24xlarge"), 1, 8)));
@@ -199,7 +199,7 @@ TEST_CASE("tree: NCCL's double binary tree is two spanning trees, interior nodes
   CHECK(h.inter == 6);
 }
 
-TEST_CASE("sharp: only where the fabric reduces; each NIC sends its shard once; both granularities agree")
+TEST_CASE("sharp: only where the fabric reduces, each NIC sends its shard once, both granularities agree")
 {
   const auto& sharp = Registry::instance().get("sharp");
   CHECK_FALSE(sharp.available(Topology(instance("dgx-h100"), 2, 8)));

@@ -44,7 +44,7 @@ TEST_CASE("compiled rows: compute x compute_scale, sync after backward, after th
   CHECK(c.samples_per_s == Approx(32.0 * 16 / c.step_time_s).epsilon(1e-9));  // the compiled batch
 }
 
-TEST_CASE("compiler YAML: PyTorch frameworks only; factors in range", "[compiler]")
+TEST_CASE("compiler YAML: PyTorch frameworks only, factors in range", "[compiler]")
 {
   auto error_of = [&](const std::string& base, const std::string& tail) -> std::string {
     try {

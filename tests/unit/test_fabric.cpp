@@ -87,7 +87,7 @@ TEST_CASE("a 2:1 oversubscribed leaf/spine halves inter-node ring bandwidth")
   CHECK(a_full.duration(rings_over_nodes(full, bytes)) == a_over.duration(rings_over_nodes(over, bytes)));
 }
 
-TEST_CASE("Herring's all-to-all rounds load an oversubscribed spine; a non-blocking fabric does not slow them")
+TEST_CASE("Herring's all-to-all rounds load an oversubscribed spine, a non-blocking fabric does not slow them")
 {
   // 32 nodes, 8 per leaf. Spine uplink per leaf at 16:1: 8 nodes x 4 NICs x 12.5 GB/s / 16 =
   // 25 GB/s; in round k = 8 every one of a leaf's 16 server lanes (2 sockets x 8 nodes) crosses

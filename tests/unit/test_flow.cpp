@@ -175,7 +175,7 @@ TEST_CASE("two buckets' all-reduces in flight at once share the NIC")
   CHECK(two_streams[1].end < same_stream[1].end);
 }
 
-TEST_CASE("transport: a per-flow cap limits one connection; many connections still fill the NIC")
+TEST_CASE("transport: a per-flow cap limits one connection, many connections still fill the NIC")
 {
   InstanceSpec p3 = instance("p3.16xlarge");
   REQUIRE(p3.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));  // EC2: 10 Gbps per flow in a placement group

@@ -178,7 +178,7 @@ TEST_CASE("frameworks by name or by a SageMaker estimator's distribution map")
                     Catch::Contains("dataparallel"));
 }
 
-TEST_CASE("SMDDP warns, but runs, outside its supported instances; each framework names its backend")
+TEST_CASE("SMDDP warns, but runs, outside its supported instances, each framework names its backend")
 {
   auto run = [](const std::string& instance, const std::string& fw) {
     return run_scenario(scenario(instance, "framework: " + fw)).results.front();

@@ -228,7 +228,7 @@ TEST_CASE("prediction intervals: every result gets an ordered band, deterministi
   CHECK(c.results.back().total_band.p90 == Approx(c.results.back().total_time_s));
 }
 
-TEST_CASE("calibrate fit: implausible profiles are refused; fuzzed logs that fit load back", "[jobfit]")
+TEST_CASE("calibrate fit: implausible profiles are refused, fuzzed logs that fit load back", "[jobfit]")
 {
   const std::string dir = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/";
   const NcclLog p5 = read_nccl_log(dir + "p5_2node_16gpu_allreduce_awsome.txt");

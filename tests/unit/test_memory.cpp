@@ -120,7 +120,7 @@ TEST_CASE("sharded frameworks: zero-3 gathers parameters twice per step, zero-1/
   CHECK(gradient_op(Framework::horovod) == algo::CollectiveOp::all_reduce);
 }
 
-TEST_CASE("scenario rows say whether they fit; zero-3 communicates more than zero-2 and fits where DDP does not",
+TEST_CASE("scenario rows say whether they fit, zero-3 communicates more than zero-2 and fits where DDP does not",
           "[memory][sharded]")
 {
   const std::string yaml = R"(

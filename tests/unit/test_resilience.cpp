@@ -102,7 +102,7 @@ TEST_CASE("evaluate_resilience: job MTBF, writes, reads and restart by hand", "[
   CHECK_THROWS_AS(evaluate_resilience(s, 1, Precision::fp32, Optimizer::sgd, 16, 8, 3.6e6), UserError);
 }
 
-TEST_CASE("resilience YAML: storage from the catalog with overrides; bad input named", "[resilience]")
+TEST_CASE("resilience YAML: storage from the catalog with overrides, bad input named", "[resilience]")
 {
   const auto storage = app::builtin_storage();
   REQUIRE(storage.count("fsx") == 1);

@@ -67,7 +67,7 @@ TEST_CASE("the ring order on a cube-mesh stays on NVLink")
   }
 }
 
-TEST_CASE("NVSwitch nodes: any two GPUs are two NVSwitch hops apart; GPUs reach their own NIC")
+TEST_CASE("NVSwitch nodes: any two GPUs are two NVSwitch hops apart, GPUs reach their own NIC")
 {
   Topology topo(*catalog().find("p4d.24xlarge"), 3, 8);
   Router router(topo);

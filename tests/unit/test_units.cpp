@@ -28,7 +28,7 @@ TEST_CASE("durations need a unit and land on whole picoseconds")
   CHECK_THROWS_AS(parse_time("1 fortnight"), ValueError);
 }
 
-TEST_CASE("bandwidths need a unit; bits and bytes are told apart")
+TEST_CASE("bandwidths need a unit, bits and bytes are told apart")
 {
   CHECK(parse_bandwidth("25Gbps").bytes_per_s == Approx(3.125e9));
   CHECK(parse_bandwidth("100GB/s").bytes_per_s == Approx(1e11));
