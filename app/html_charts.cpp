@@ -23,6 +23,17 @@ Unit time_unit(double s)
   return {1e6, "us"};
 }
 
+// A time x axis from 0 to `tmax` seconds in unit `u` with about `ticks` nice ticks (a unit axis
+// when there is nothing to draw), then the axes' layout.
+void time_x_axis(svg::Axes& ax, double tmax, const Unit& u, int ticks)
+{
+  double lo = 0, hi = tmax > 0 ? tmax * u.per_second : 1;
+  svg::nice_domain(lo, hi, false);
+  ax.x.d0 = lo, ax.x.d1 = hi;
+  ax.xticks = svg::linear_ticks(lo, hi, ticks);
+  ax.fit();
+}
+
 std::string t(double s)
 {
   const Unit u = time_unit(s);
@@ -146,11 +157,7 @@ std::string breakdown_chart(const std::vector<Labelled>& rows)
   ax.height = ax.top + ax.bottom + static_cast<double>(rows.size()) * (bar + gap) + gap;
   ax.title = "Step time breakdown per configuration";
   ax.xlabel = std::string("time per optimizer step (") + u.name + ")";
-  double lo = 0, hi = tmax > 0 ? tmax * u.per_second : 1;  // nothing to draw: a unit axis
-  svg::nice_domain(lo, hi, false);
-  ax.x.d0 = lo, ax.x.d1 = hi;
-  ax.xticks = svg::linear_ticks(lo, hi, 7);
-  ax.fit();
+  time_x_axis(ax, tmax, u, 7);
   svg::Writer w(ax.width, ax.height, ax.title);
   ax.draw(w);
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -211,11 +218,7 @@ std::string timeline_chart(const std::vector<Labelled>& rows)
   ax.height = ax.top + ax.bottom + total + gap;
   ax.title = "Gradient buckets: ready and reduction times within one step";
   ax.xlabel = std::string("time since the step began (") + u.name + ")";
-  double lo = 0, hi = tmax > 0 ? tmax * u.per_second : 1;  // nothing to draw: a unit axis
-  svg::nice_domain(lo, hi, false);
-  ax.x.d0 = lo, ax.x.d1 = hi;
-  ax.xticks = svg::linear_ticks(lo, hi, 8);
-  ax.fit();
+  time_x_axis(ax, tmax, u, 8);
   svg::Writer w(ax.width, ax.height, ax.title);
   ax.draw(w);
   const char* shades[] = {"#D55E00", "#F0A070"};  // alternate so neighbouring buckets stay apart
