@@ -196,4 +196,45 @@ std::string plan_html(const sim::PlanReport& rep)
   return page("ddpsim plan " + rep.name, body);
 }
 
+std::string multijob_html(const sim::MultiJobReport& rep)
+{
+  auto nodes = [](const std::vector<int>& n) {  // "0-2,8-10"
+    std::string out;
+    for (std::size_t i = 0; i < n.size();) {
+      std::size_t j = i;
+      while (j + 1 < n.size() && n[j + 1] == n[j] + 1) ++j;
+      out += (out.empty() ? "" : ",") + std::to_string(n[i]) + (j > i ? "-" + std::to_string(n[j]) : "");
+      i = j + 1;
+    }
+    return out;
+  };
+  std::vector<Labelled> rows;
+  for (const sim::JobResult& j : rep.jobs) {
+    rows.push_back({&j.alone, j.name + " alone", j.name});
+    rows.push_back({&j.together, j.name + " together", j.name});
+  }
+  std::string body = "<h1>Shared fabric " + escape(rep.scenario) + "</h1>\n";
+  if (!rep.description.empty()) body += "<p class=\"meta\">" + escape(rep.description) + "</p>\n";
+  body += "<p class=\"meta\">" + escape(rep.instance) + " x " + std::to_string(rep.nodes) + " nodes (" +
+          std::to_string(rep.gpus) + " GPUs), fabric " + escape(rep.fabric) + ", placement " + escape(rep.placement) +
+          ", network engine " + escape(rep.engine) + "</p>\n";
+  if (!rows.empty()) {
+    body += section("Step time: each job alone and together", breakdown_chart(rows), kBreakdownNote);
+    body += section("Communication timeline", timeline_chart(rows), kTimelineNote);
+  }
+  std::string table = "<table>\n" + row({"job", "nodes", "GPUs", "framework", "model", "step alone", "step together",
+                                          "slowdown", "comm alone", "comm together", "exposed together"},
+                                         {0, 1, 3, 4}, true);
+  for (const sim::JobResult& j : rep.jobs)
+    table += row({j.name, nodes(j.nodes), std::to_string(j.together.gpus), j.together.framework, j.model,
+                  human_time(j.alone.step_time_s), human_time(j.together.step_time_s), fmt("%.3fx", j.slowdown),
+                  human_time(j.alone.comm_s), human_time(j.together.comm_s), human_time(j.together.exposed_comm_s)},
+                 {0, 1, 3, 4});
+  table += "</table>\n";
+  body += section("Jobs", table,
+                  "slowdown = step together / step alone; each job alone still runs on the shared fabric, with no other "
+                  "job's traffic (docs/whatif.md).");
+  return page("ddpsim shared fabric " + rep.scenario, body);
+}
+
 }  // namespace ddpsim::app

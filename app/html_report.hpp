@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "sim/training/multijob.hpp"
 #include "sim/training/plan.hpp"
 #include "sim/training/scenario.hpp"
 
@@ -16,5 +17,9 @@ std::string scenario_html(const sim::ScenarioReport& report);
 // Recommendation, time-vs-cost scatter with the Pareto frontier and the goal's lines, step
 // breakdown and bucket timeline of the frontier, scaling per variant, and every row.
 std::string plan_html(const sim::PlanReport& report);
+
+// Several jobs on one fabric (issue 12): each job's step alone and together (breakdown and
+// bucket timeline side by side) and the slowdown table.
+std::string multijob_html(const sim::MultiJobReport& report);
 
 }  // namespace ddpsim::app

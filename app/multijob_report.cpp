@@ -5,6 +5,7 @@
 #include "app/catalog_loader.hpp"
 #include "app/multijob_loader.hpp"
 #include "app/output.hpp"
+#include "app/html_report.hpp"
 #include "app/text_format.hpp"
 #include "app/yaml_reader.hpp"
 #include "sim/network/guards.hpp"
@@ -135,9 +136,10 @@ int run_multijob_scenario(const std::string& file, const std::string& format, co
     if (!e.where().file.empty() || e.field().empty() || e.field().rfind("--", 0) == 0) throw;  // as guarded_run
     throw UserError(locate_field(file, e.field()), e.field(), e.message());
   }
-  write_output(output, format == "json"  ? multijob_json(rep)
-                       : format == "csv" ? multijob_csv(rep)
-                                         : multijob_table(rep));
+  write_output(output, format == "json"   ? multijob_json(rep)
+                       : format == "csv"  ? multijob_csv(rep)
+                       : format == "html" ? multijob_html(rep)
+                                          : multijob_table(rep));
   return 0;
 }
 
