@@ -4,6 +4,7 @@
 #include <set>
 
 #include "app/html_charts.hpp"
+#include "app/multijob_report.hpp"
 #include "app/report.hpp"
 #include "app/svg.hpp"
 #include "app/text_format.hpp"
@@ -236,16 +237,6 @@ std::string plan_html(const sim::PlanReport& rep)
 
 std::string multijob_html(const sim::MultiJobReport& rep)
 {
-  auto nodes = [](const std::vector<int>& n) {  // "0-2,8-10"
-    std::string out;
-    for (std::size_t i = 0; i < n.size();) {
-      std::size_t j = i;
-      while (j + 1 < n.size() && n[j + 1] == n[j] + 1) ++j;
-      out += (out.empty() ? "" : ",") + std::to_string(n[i]) + (j > i ? "-" + std::to_string(n[j]) : "");
-      i = j + 1;
-    }
-    return out;
-  };
   std::vector<Labelled> rows;
   for (const sim::JobResult& j : rep.jobs) {
     rows.push_back({&j.alone, j.name + " alone", j.name});
@@ -264,7 +255,7 @@ std::string multijob_html(const sim::MultiJobReport& rep)
                                           "slowdown", "comm alone", "comm together", "exposed together"},
                                          {0, 1, 3, 4}, true);
   for (const sim::JobResult& j : rep.jobs)
-    table += row({j.name, nodes(j.nodes), std::to_string(j.together.gpus), j.together.framework, j.model,
+    table += row({j.name, node_list(j.nodes), std::to_string(j.together.gpus), j.together.framework, j.model,
                   human_time(j.alone.step_time_s), human_time(j.together.step_time_s), fmt("%.3fx", j.slowdown),
                   human_time(j.alone.comm_s), human_time(j.together.comm_s), human_time(j.together.exposed_comm_s)},
                  {0, 1, 3, 4});

@@ -11,7 +11,6 @@
 #include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
-namespace {
 
 // "0-3,8-11": a job's nodes as ranges.
 std::string node_list(const std::vector<int>& nodes)
@@ -25,6 +24,8 @@ std::string node_list(const std::vector<int>& nodes)
   }
   return out;
 }
+
+namespace {
 
 nlohmann::ordered_json step_json(const sim::ConfigResult& r)
 {

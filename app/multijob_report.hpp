@@ -3,10 +3,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/training/multijob.hpp"
 
 namespace ddpsim::app {
+
+// "0-3,8-11": a job's cluster nodes as ranges (the table and the HTML page both show it).
+std::string node_list(const std::vector<int>& nodes);
 
 std::string multijob_table(const sim::MultiJobReport& rep);
 std::string multijob_json(const sim::MultiJobReport& rep);
