@@ -83,7 +83,9 @@ nlohmann::ordered_json memory_json(const sim::MemoryBreakdown& m)
   return o;
 }
 
-nlohmann::ordered_json resilience_json(const sim::ResilienceResult& x)
+// `fits`: a configuration that does not fit in memory cannot run, so its expected time and cost are
+// null like the main row's total and cost (the failure model's inputs stay for reference).
+nlohmann::ordered_json resilience_json(const sim::ResilienceResult& x, bool fits)
 {
   nlohmann::ordered_json o;
   o["node_mtbf_s"] = x.node_mtbf_s;
@@ -105,7 +107,9 @@ nlohmann::ordered_json resilience_json(const sim::ResilienceResult& x)
   o["lost_s"] = x.lost_s;
   o["efficiency"] = x.efficiency;
   o["expected_cost_usd"] = x.expected_cost_usd;
-  if (x.trials > 0) {
+  if (!fits)
+    for (const char* k : {"expected_time_s", "expected_total_time_s", "expected_cost_usd"}) o[k] = nullptr;
+  if (x.trials > 0 && fits) {
     o["monte_carlo"] = {{"trials", x.trials}, {"mean_s", x.mc_mean_s}, {"p10_s", x.mc_p10_s}, {"p50_s", x.mc_p50_s},
                         {"p90_s", x.mc_p90_s}};
   }
@@ -126,13 +130,14 @@ std::string resilience_table(const sim::ScenarioReport& rep)
             pad("interval", 10) + "  " + pad("Young", 10) + "  " + pad("failures", 8) + "  " + pad("expected", 10) +
             "  " + pad("ETTR", 6) + "  " + pad("exp.cost", 10) + "  " + pad("p10", 10) + "  " + pad("p50", 10) + "  " +
             pad("p90", 10) + "\n";
-    const bool mc = x.trials > 0;
+    // A configuration that does not fit cannot run: no expected time or cost, as in the main table.
+    const bool mc = x.trials > 0 && r.fits;
     out += pad(r.instance, 16, false) + "  " + pad(r.framework, 16, false) + "  " + pad(std::to_string(r.nodes), 5) +
            "  " + pad(human_time(x.job_mtbf_s), 10) + "  " + pad(fmt("%.1f GB", static_cast<double>(x.checkpoint_bytes) / 1e9), 10) +
            "  " + pad(human_time(x.checkpoint_write_s), 10) + "  " + pad(human_time(x.restart_s), 10) + "  " +
            pad(human_time(x.interval_s), 10) + "  " + pad(human_time(x.young_interval_s), 10) + "  " +
-           pad(fmt("%.2f", x.expected_failures), 8) + "  " + pad(human_time(x.expected_time_s + r.startup_s), 10) + "  " +
-           pad(fmt("%.1f%%", x.efficiency * 100), 6) + "  " + pad(fmt("$%.2f", x.expected_cost_usd), 10) + "  " +
+           pad(fmt("%.2f", x.expected_failures), 8) + "  " + pad(r.fits ? human_time(x.expected_time_s + r.startup_s) : "-", 10) + "  " +
+           pad(fmt("%.1f%%", x.efficiency * 100), 6) + "  " + pad(r.fits ? fmt("$%.2f", x.expected_cost_usd) : "-", 10) + "  " +
            pad(mc ? human_time(x.mc_p10_s + r.startup_s) : "-", 10) + "  " + pad(mc ? human_time(x.mc_p50_s + r.startup_s) : "-", 10) +
            "  " + pad(mc ? human_time(x.mc_p90_s + r.startup_s) : "-", 10) + "\n";
   }
@@ -140,7 +145,8 @@ std::string resilience_table(const sim::ScenarioReport& rep)
     out += "storage = where checkpoints go (" + rep.results.front().resilience->storage +
            "); interval = checkpoint every (Daly's optimum unless given), Young = sqrt(2 write x job MTBF);\n"
            "restart = re-queue + restart + checkpoint read; expected = start-up + Daly's expected wall time;\n"
-           "ETTR = failure-free time / expected; p10/p50/p90 = seeded Monte Carlo of the same failure process.\n";
+           "ETTR = failure-free time / expected; p10/p50/p90 = seeded Monte Carlo of the same failure process;\n"
+           "- = does not fit in memory (no expected time or cost).\n";
   return out;
 }
 
@@ -362,7 +368,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
       o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
     }
     if (!r.simulated.empty()) o["simulated"] = r.simulated;
-    if (r.resilience) o["resilience"] = resilience_json(*r.resilience);  // issue 12
+    if (r.resilience) o["resilience"] = resilience_json(*r.resilience, r.fits);  // issue 12
     if (!r.degraded.empty()) o["degraded"] = r.degraded;                   // issue 12
     if (const auto& x = r.stragglers) {                                     // issue 12
       o["stragglers"] = {{"steps_simulated", x->steps},           {"nominal_step_s", x->nominal_step_s},
@@ -427,9 +433,10 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
                : ",,,,";
     }
     if (const auto& x = r.resilience) {
-      const bool mc = x->trials > 0;
+      const bool mc = x->trials > 0 && r.fits;  // a row that does not fit has no expected time or cost
       out += "," + g(x->job_mtbf_s) + "," + g(x->checkpoint_write_s) + "," + g(x->restart_s) + "," + g(x->interval_s) +
-             "," + g(x->expected_time_s + r.startup_s) + "," + g(x->expected_failures) + "," + g(x->expected_cost_usd) +
+             "," + (r.fits ? g(x->expected_time_s + r.startup_s) : "") + "," + g(x->expected_failures) + "," +
+             (r.fits ? g(x->expected_cost_usd) : "") +
              "," + (mc ? g(x->mc_p10_s + r.startup_s) : "") + "," + (mc ? g(x->mc_p50_s + r.startup_s) : "") + "," +
              (mc ? g(x->mc_p90_s + r.startup_s) : "");
     } else if (res) {

@@ -3,6 +3,8 @@
 # target for SECONDS each (default 60), seeded from the repository's own inputs. Exits non-zero on
 # the first finding; the crashing input is left in build/fuzz/findings/<target>/.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
+# With FUZZ_RUNS=N set, each target stops after N executions instead (SECONDS is then only a cap):
+#   FUZZ_RUNS=1000000 nice -n 19 scripts/fuzz.sh 14400      # the long campaign, docs/reliability.md
 # The corpora in build/fuzz/corpus/ grow across runs (they are not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,7 +49,10 @@ rss_limit_mb=2048
 run_one() {
   local t=$1 log=build/fuzz/findings/$1.log
   mkdir -p "build/fuzz/findings/$t"
-  timeout -k 10 $(( seconds + 120 )) build/fuzz/fuzz/$t -max_total_time="$seconds" -timeout=20 -rss_limit_mb=0 \
+  local t0 runs=()
+  t0=$(date +%s)
+  [ -z "${FUZZ_RUNS:-}" ] || runs=(-runs="$FUZZ_RUNS")
+  timeout -k 10 $(( seconds + 120 )) build/fuzz/fuzz/$t "${runs[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=0 \
        -malloc_limit_mb=$rss_limit_mb -max_len=8192 -artifact_prefix="build/fuzz/findings/$t/" \
        -print_final_stats=1 "build/fuzz/corpus/$t" >"$log" 2>&1 &
   local pid=$! over=0
@@ -63,7 +68,7 @@ run_one() {
     sleep 0.5
   done
   if wait "$pid" && [ $over = 0 ]; then
-    echo "fuzz: $t: $(awk '/^stat::number_of_executed_units/ {print $2}' "$log") executions in ${seconds} s, no finding"
+    echo "fuzz: $t: $(awk '/^stat::number_of_executed_units/ {print $2}' "$log") executions in $(( $(date +%s) - t0 )) s, no finding"
   else
     echo "fuzz: $t: FINDING (see $log and build/fuzz/findings/$t/)"
     tail -40 "$log"
