@@ -127,7 +127,7 @@ class ScenarioCommand final : public Command {
       if (!opt_.trace.empty()) throw UserError("--trace: not available for a scenario with several jobs (jobs:)");
       if (shard) throw UserError("--shard: not available for a scenario with several jobs (jobs:)");
       sim::set_simulation_timeout(opt_.timeout_s);
-      return run_multijob_scenario(opt_.file, opt_.format, opt_.engine.empty() ? "analytical" : opt_.engine, opt_.output,
+      return run_multijob_scenario(opt_.file, opt_.format, opt_.engine, opt_.output,
                                    opt_.max_memory);
     }
     std::vector<sim::ScenarioReport> reports;

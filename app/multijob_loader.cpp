@@ -4,6 +4,7 @@
 
 #include "app/scenario_loader.hpp"
 #include "app/yaml_reader.hpp"
+#include "sim/network/backends.hpp"
 #include "sim/training/sharded.hpp"
 
 namespace ddpsim::app {
@@ -50,9 +51,10 @@ sim::MultiJobSpec parse_multijob(const std::string& name, const YAML::Node& root
   Reader r(name);
   sim::MultiJobSpec m;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"name", "description", "cluster", "placement", "jobs", "model", "training", "compute", "data",
-                          "communication"});
+  r.allow_keys(root, "", {"name", "description", "engine", "cluster", "placement", "jobs", "model", "training", "compute",
+                          "data", "communication"});
   m.name = r.string(root, "", "name", true).value_or("");
+  if (auto e = r.choice(root, "", "engine", false, sim::engine_names())) m.engine = *e;
   m.description = r.string(root, "", "description", false).value_or("");
   const YAML::Node cluster = root["cluster"];
   if (!cluster.IsDefined() || !r.expect_map(cluster, "cluster")) {

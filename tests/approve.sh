@@ -23,13 +23,13 @@ for n in "${names[@]}"; do
     echo "approved tests/golden/$n.flow.json"
   fi
 done
-# Several jobs on one fabric (scenarios/shared_fabric/): flow engine only; approved with the others
+# Several jobs on one fabric (scenarios/shared_fabric/, each with engine: flow); approved with the others
 # when no names are given, or by name as shared_fabric/NAME.
 for f in "$root"/scenarios/shared_fabric/*.yaml; do
   n=shared_fabric/$(basename "$f" .yaml)
   if [ "$all" = 0 ] && ! printf '%s\n' "${names[@]}" | grep -qx "$n"; then continue; fi
   mkdir -p "$root/tests/golden/shared_fabric"
-  "$ddpsim" scenario "$f" --format json --engine flow >"$root/tests/golden/$n.json.tmp"
+  "$ddpsim" scenario "$f" --format json >"$root/tests/golden/$n.json.tmp"
   mv "$root/tests/golden/$n.json.tmp" "$root/tests/golden/$n.json"
   echo "approved tests/golden/$n.json"
 done

@@ -142,7 +142,7 @@ MultiJobReport run_multijob(const MultiJobSpec& spec, EngineKind engine)
 {
   if (engine != EngineKind::flow)
     throw UserError(SourceLocation{}, "jobs",
-                    "several jobs on one fabric need --engine flow: only the flow engine shares links among the jobs' "
+                    "several jobs on one fabric need the flow engine (engine: flow or --engine flow): only the flow engine shares links among the jobs' "
                     "flows (the analytical engine prices every link as private to each flow)");
   DDPSIM_CHECK(!spec.jobs.empty(), "no jobs");
   const std::vector<std::vector<int>> placed = place_jobs(spec);

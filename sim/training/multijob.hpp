@@ -35,6 +35,7 @@ struct JobSpec {
 struct MultiJobSpec {
   std::string name;
   std::string description;
+  std::string engine;       // the file's `engine:` ("" = not given); --engine overrides it
   InstanceSpec instance;
   int nodes = 0;            // nodes of the shared cluster
   int gpus_per_node = 0;    // 0 = all of the instance's
