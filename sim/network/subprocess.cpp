@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <filesystem>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -25,6 +26,15 @@ namespace {
 enum Status : char { ok = 'o', user_error = 'u', value_error = 'v', overflow_error = 'f', internal_error = 'i' };
 
 double g_timeout_s = 0;  // 0: no limit (set_simulation_timeout)
+
+// Threads of this process (Linux: entries of /proc/self/task); 0 where that is not available.
+std::size_t thread_count()
+{
+  std::error_code ec;
+  std::size_t n = 0;
+  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) ++n;
+  return ec ? 0 : n;
+}
 
 void write_all(int fd, const std::string& data)
 {
@@ -72,6 +82,11 @@ double simulation_timeout() { return g_timeout_s; }
 
 ChildProcess::ChildProcess(const std::function<std::string()>& work)
 {
+  // fork() copies only the calling thread: a child forked while another thread holds a lock
+  // (malloc's, stdio's) can deadlock. Refuse instead of risking it (docs/reliability.md).
+  if (const std::size_t threads = thread_count(); threads > 1)
+    throw InternalError("the flow engine forks worker processes and must be called from a single-threaded process; this "
+                        "one has " + std::to_string(threads) + " threads (docs/reliability.md, \"Processes\")");
   int fds[2];
   // O_CLOEXEC: a program the caller execs later must not hold our pipe open (its reader would
   // then never see end-of-file).

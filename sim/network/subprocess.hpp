@@ -10,7 +10,8 @@ namespace ddpsim::sim {
 
 // Use from one thread only: fork() copies just the calling thread, so a child forked while another
 // thread holds a lock (malloc's, iostream's) could deadlock. ddpsim itself is single-threaded;
-// a library user must not call the simulators concurrently (docs/reliability.md).
+// a library user must not call the simulators concurrently (docs/reliability.md). This is enforced:
+// starting a child from a process with more than one thread throws an InternalError.
 //
 // Children are killed when the parent dies (PR_SET_PDEATHSIG), their pipes are close-on-exec,
 // and a child that ends by a signal or runs past the timeout is an error, never a silent result.

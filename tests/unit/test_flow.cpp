@@ -3,7 +3,9 @@
 // computed by hand from the catalog's link bandwidths (max-min fair sharing of the bottleneck).
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <future>
 #include <set>
+#include <thread>
 
 #include "algorithms/registry.hpp"
 #include "app/catalog_loader.hpp"
@@ -212,6 +214,18 @@ TEST_CASE("simulations in child processes: results and errors come back to the p
   CHECK_THROWS_WITH(sim::run_in_child([]() -> std::string { throw InternalError("broken"); }), Catch::Contains("broken"));
   // A child that dies without answering (as SimGrid does on an escaped exception) is an internal error.
   CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { std::_Exit(3); }), InternalError);
+}
+
+TEST_CASE("a child is never forked from a multi-threaded process: a library user's second thread is refused")
+{
+  CHECK_NOTHROW(sim::run_in_child([] { return std::string("alone"); }));
+  std::promise<void> release;
+  std::thread other([f = release.get_future()]() mutable { f.wait(); });
+  CHECK_THROWS_WITH(sim::run_in_child([] { return std::string("never"); }),
+                    Catch::Contains("single-threaded process") && Catch::Contains("2 threads"));
+  release.set_value();
+  other.join();
+  CHECK(sim::run_in_child([] { return std::string("alone again"); }) == "alone again");
 }
 
 TEST_CASE("the flow backend is reachable by name")
