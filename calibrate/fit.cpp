@@ -146,7 +146,12 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     options.algorithm = algorithm;
     const sim::CollectiveModel model(topo, options);  // catalog alone: the terms the fit works on
     for (const LogRow& row : log.rows) {
-      const sim::PricedCollective c = model.price(algo::CollectiveOp::all_reduce, row.bytes);
+      sim::PricedCollective c;
+      try {
+        c = model.price(algo::CollectiveOp::all_reduce, row.bytes);
+      } catch (const OverflowError& e) {  // a size whose modelled time is past the clock (fuzz_nccl_log)
+        throw UserError(SourceLocation{log.file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
+      }
       Point p{&log, &row, nodes, c.algorithm, c.protocol.value_or(algo::Protocol::simple), c.terms};
       (nodes > 1 ? network : intra).push_back(p);
     }
