@@ -1,5 +1,6 @@
 #include "app/profile_io.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -102,6 +103,13 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"instance", "provenance", "intra", "network", "residuals"});
   p.instance = r.string(root, "", "instance", true).value_or("");
+  // An instance name is one printable word (catalog names are): a control character or blank
+  // would be written back as something that no longer reads as this name (fuzz_profile).
+  if (root["instance"].IsDefined() &&
+      (p.instance.empty() || std::any_of(p.instance.begin(), p.instance.end(), [](unsigned char c) {
+         return c < 0x21 || c == 0x7f;
+       })))
+    r.error(root["instance"], "instance", "expected an instance name (one word without spaces or control characters)");
   if (const YAML::Node prov = root["provenance"]; prov.IsDefined() && r.expect_map(prov, "provenance")) {
     r.allow_keys(prov, "provenance", {"inputs", "nccl_version", "method", "algorithm"});
     if (const YAML::Node in = prov["inputs"]; in.IsSequence())

@@ -252,8 +252,9 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   if (auto p = r.string(n, "communication", "profile", false)) {
     const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
     c.profile_path = (base / *p).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(c.profile_path)) {
-      r.error(n["profile"], "communication.profile", "no such file: " + c.profile_path);
+    if (std::error_code ec; !std::filesystem::is_regular_file(c.profile_path, ec)) {  // no throw (name too long...)
+      r.error(n["profile"], "communication.profile",
+              "no such file: " + c.profile_path + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
       c.profile_path.clear();
     }
   }
@@ -298,7 +299,9 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   // command (app/job_profile_io.hpp) so that the uncalibrated prediction can be shown beside it.
   if (auto c = r.string(root, "", "calibration", false)) {
     s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(s.calibration)) r.error(root["calibration"], "calibration", "no such file: " + s.calibration);
+    if (std::error_code ec; !std::filesystem::is_regular_file(s.calibration, ec))  // no throw (name too long...)
+      r.error(root["calibration"], "calibration",
+              "no such file: " + s.calibration + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
   }
   r.finish();
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
