@@ -5,11 +5,16 @@
 
 namespace ddpsim::app {
 
-sim::EngineKind resolve_engine(const std::string& cli_engine, const sim::ScenarioSpec& spec)
+sim::EngineKind resolve_engine(const std::string& cli_engine, const std::string& file_engine)
 {
   if (!cli_engine.empty()) return sim::parse_engine(cli_engine);
-  if (!spec.engine.empty()) return sim::parse_engine(spec.engine);
+  if (!file_engine.empty()) return sim::parse_engine(file_engine);
   return sim::EngineKind::analytical;
+}
+
+sim::EngineKind resolve_engine(const std::string& cli_engine, const sim::ScenarioSpec& spec)
+{
+  return resolve_engine(cli_engine, spec.engine);
 }
 
 void add_engine_warnings(const sim::ScenarioSpec& spec, sim::EngineKind engine, sim::ScenarioReport& report)

@@ -8,6 +8,7 @@
 
 namespace ddpsim::app {
 
+sim::EngineKind resolve_engine(const std::string& cli_engine, const std::string& file_engine);
 sim::EngineKind resolve_engine(const std::string& cli_engine, const sim::ScenarioSpec& spec);
 
 // Adds a warning to every row the analytical engine priced across an oversubscribed leaf/spine

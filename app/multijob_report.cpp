@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/catalog_loader.hpp"
+#include "app/engine_choice.hpp"
 #include "app/multijob_loader.hpp"
 #include "app/output.hpp"
 #include "app/html_report.hpp"
@@ -126,10 +127,7 @@ int run_multijob_scenario(const std::string& file, const std::string& format, co
   const sim::MultiJobSpec spec = load_multijob(file, builtin_catalog());
   sim::MultiJobReport rep;
   try {
-    // --engine wins over the file's engine:, as for one job (engine_choice.hpp); neither: analytical.
-    const sim::EngineKind kind = sim::parse_engine(!engine.empty()        ? engine
-                                                   : !spec.engine.empty() ? spec.engine
-                                                                          : "analytical");
+    const sim::EngineKind kind = resolve_engine(engine, spec.engine);  // --engine, else the file's engine:
     // The whole cluster on the flow engine (each job alone, then all together) is the largest run.
     const int gpn = spec.gpus_per_node > 0 ? spec.gpus_per_node : spec.instance.gpus;
     if (kind == sim::EngineKind::flow)

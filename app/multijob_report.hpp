@@ -16,7 +16,7 @@ std::string multijob_table(const sim::MultiJobReport& rep);
 std::string multijob_json(const sim::MultiJobReport& rep);
 std::string multijob_csv(const sim::MultiJobReport& rep);
 
-// Loads and runs `file` (a scenario with `jobs:`) on `engine` and writes the report in `format`
+// Loads and runs `file` (a scenario with `jobs:`) on `engine` ("" = the file's engine:, else analytical) and writes the report in `format`
 // to `output` ("" = stdout), behind the --max-memory guard (docs/reliability.md). Errors that
 // name a field are located in the file.
 int run_multijob_scenario(const std::string& file, const std::string& format, const std::string& engine,

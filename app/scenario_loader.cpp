@@ -17,6 +17,15 @@
 namespace ddpsim::app {
 namespace {
 
+// "" when `path` names a regular file, else "no such file: PATH" with the system's reason when it
+// is not plain absence. Never throws: a name longer than NAME_MAX is an answer (fuzz_scenario).
+std::string missing_file(const std::string& path)
+{
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) return "";
+  return "no such file: " + path + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
+}
+
 // cluster.fabric: {kind: single_switch | leaf_spine | rail, nodes_per_leaf, oversubscription,
 // switch_latency, in_network_reduction}. leaf_spine needs nodes_per_leaf; oversubscription defaults to 1 (non-blocking).
 void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
@@ -252,9 +261,8 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   if (auto p = r.string(n, "communication", "profile", false)) {
     const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
     c.profile_path = (base / *p).lexically_normal().string();
-    if (std::error_code ec; !std::filesystem::is_regular_file(c.profile_path, ec)) {  // no throw (name too long...)
-      r.error(n["profile"], "communication.profile",
-              "no such file: " + c.profile_path + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
+    if (const std::string why = missing_file(c.profile_path); !why.empty()) {
+      r.error(n["profile"], "communication.profile", why);
       c.profile_path.clear();
     }
   }
@@ -299,9 +307,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   // command (app/job_profile_io.hpp) so that the uncalibrated prediction can be shown beside it.
   if (auto c = r.string(root, "", "calibration", false)) {
     s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
-    if (std::error_code ec; !std::filesystem::is_regular_file(s.calibration, ec))  // no throw (name too long...)
-      r.error(root["calibration"], "calibration",
-              "no such file: " + s.calibration + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
+    if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
   }
   r.finish();
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
