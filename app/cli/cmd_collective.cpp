@@ -160,21 +160,8 @@ class CollectiveCommand final : public Command {
   {
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
-    // Default: the shipped profile for this instance when there is one, else the catalog alone.
-    std::string prof_name = opt_.profile;
-    sim::Profile prof = sim::default_profile(inst->name);
-    if (opt_.profile.empty()) {
-      if (auto b = builtin_profile(inst->name)) {
-        prof = *b;
-        prof_name = "builtin profiles/" + inst->name + ".yaml";
-      } else {
-        prof_name = "none (catalog)";
-      }
-    } else if (opt_.profile == "none") {
-      prof_name = "none (catalog)";
-    } else {
-      prof = load_profile(opt_.profile);
-    }
+    // The one default-profile rule (app/input/profile_io.hpp), as in scenarios.
+    auto [prof, prof_name] = resolve_profile(inst->name, opt_.profile);
     if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
       throw UserError(locate_field(opt_.profile, "instance"), "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);

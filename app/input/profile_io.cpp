@@ -138,4 +138,15 @@ std::optional<sim::Profile> builtin_profile(const std::string& instance)
   return parse_profile("profiles/" + name + ".yaml", it->second);
 }
 
+ResolvedProfile resolve_profile(const std::string& instance, const std::string& requested)
+{
+  if (requested == "none") return {sim::default_profile(instance), "none (the catalog alone)"};
+  if (!requested.empty()) return {load_profile(requested), requested};
+  if (auto b = builtin_profile(instance)) {
+    const std::string name = instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance;
+    return {std::move(*b), "shipped profiles/" + name + ".yaml (default; profile: none for the catalog alone)"};
+  }
+  return {sim::default_profile(instance), "none shipped for " + instance + " (the catalog alone)"};
+}
+
 }  // namespace ddpsim::app

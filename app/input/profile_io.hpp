@@ -19,4 +19,13 @@ sim::Profile load_profile(const std::string& path);
 // accepted), or nullopt when none was fitted for it.
 std::optional<sim::Profile> builtin_profile(const std::string& instance);
 
+// The one default-profile rule, shared by `scenario` (communication.profile) and `collective`
+// (--profile): "" -> the shipped profile of the instance when there is one, else the catalog alone;
+// "none" -> the catalog alone; anything else -> that file. `source` says which, for the outputs.
+struct ResolvedProfile {
+  sim::Profile profile;
+  std::string source;
+};
+ResolvedProfile resolve_profile(const std::string& instance, const std::string& requested);
+
 }  // namespace ddpsim::app

@@ -258,7 +258,9 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
   if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
   // A calibration profile, relative to the scenario file (so a scenario and its profile move together).
-  if (auto p = r.string(n, "communication", "profile", false)) {
+  if (auto p = r.string(n, "communication", "profile", false); p && *p == "none") {
+    c.profile_path = "none";  // the catalog alone
+  } else if (p) {
     const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
     c.profile_path = (base / *p).lexically_normal().string();
     if (const std::string why = missing_file(c.profile_path); !why.empty()) {
@@ -310,14 +312,20 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
   }
   r.finish();
-  s.communication.profile = sim::default_profile(s.cluster.instance.name);
-  if (!s.communication.profile_path.empty()) {
-    sim::Profile prof = load_profile(s.communication.profile_path);
-    if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
-      throw UserError(locate_field(name, "communication.profile"), "communication.profile",
-                      "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
-    s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
-  }
+  // The one default-profile rule (profile_io.hpp): the shipped profile of the instance unless
+  // `profile: none`, as `ddpsim collective` does.
+  auto [prof, source] = resolve_profile(s.cluster.instance.name, s.communication.profile_path);
+  if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
+    throw UserError(locate_field(name, "communication.profile"), "communication.profile",
+                    "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
+  s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
+  s.communication.profile_source = std::move(source);
+  // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm, unless
+  // the scenario names one (as `ddpsim collective` without --algorithm).
+  const YAML::Node comm = root["communication"];
+  const bool named = comm.IsMap() && comm["algorithm"].IsDefined();
+  if (!named && s.communication.profile.provenance.algorithm != "auto")
+    s.communication.algorithm = s.communication.profile.provenance.algorithm;
   return s;
 }
 

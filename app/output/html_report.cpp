@@ -161,6 +161,7 @@ std::string scenario_html(const sim::ScenarioReport& rep)
   table += "</table>\n";
   std::string notes;
   for (const std::string& n : rep.notes) notes += "<p class=\"note\">" + escape(n) + "</p>\n";
+  if (!rep.profile_source.empty()) notes += "<p class=\"note\">network profile: " + escape(rep.profile_source) + "</p>\n";
   if (!rep.price_source.empty()) notes += "<p class=\"note\">prices: " + escape(rep.price_source) + "</p>\n";
   for (const sim::ConfigResult& r : rep.results)
     for (const std::string& w : r.warnings) notes += "<p class=\"note\">warning: " + escape(name(r) + ": " + w) + "</p>\n";

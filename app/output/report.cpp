@@ -270,6 +270,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   if (bands) out += "; (a-b) = p10-p90 interval";
   out += ".\n";
   for (const std::string& n : rep.notes) out += n + "\n";
+  if (!rep.profile_source.empty()) out += "network profile: " + rep.profile_source + "\n";
   if (!rep.price_source.empty()) out += "prices: " + rep.price_source + "\n";
   for (const auto& r : rep.results)
     if (!r.fits) out += r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + fit_note(r) + "\n";
@@ -308,6 +309,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
   j["price_source"] = rep.price_source;
+  j["profile"] = rep.profile_source;
   j["notes"] = rep.notes;
   j["results"] = nlohmann::ordered_json::array();
   for (const auto& r : rep.results) {

@@ -15,7 +15,20 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFormat = 1;  // the shard file layout; bumped when a header or row field changes meaning
+// The shard file layout; bumped when a header or row field changes meaning. 2: every row carries
+// the SHA-256 of its bytes, and the header names the row codec (kCodec), so a flipped bit or a
+// shard from another build (byte order, type sizes) is refused with its file and line.
+constexpr int kFormat = 2;
+
+// The row codec (sim::encode_row) writes numbers as they lie in memory: rows are exchanged only
+// between builds that agree on byte order and sizes, which this tag states.
+std::string codec_tag()
+{
+  const std::uint16_t probe = 1;
+  const bool little = *reinterpret_cast<const unsigned char*>(&probe) == 1;
+  return std::string("ddpsim-row/") + (little ? "le" : "be") + "/i" + std::to_string(sizeof(int) * 8) + "/u" +
+         std::to_string(sizeof(std::size_t) * 8) + "/d" + std::to_string(sizeof(double) * 8);
+}
 
 std::optional<std::size_t> number(const std::string& s)
 {
@@ -82,6 +95,7 @@ std::optional<std::string> unbase64(const std::string& text)
 json header(const ShardInput& in, const Shard& shard, std::size_t configurations, std::size_t rows, json frame)
 {
   return json{{"ddpsim_shard", kFormat},
+              {"codec", codec_tag()},
               {"command", in.command},
               {"input", in.path},
               {"sha256", sha256_hex(read_text_file(in.path) + '\0' + in.options)},
@@ -95,9 +109,11 @@ json header(const ShardInput& in, const Shard& shard, std::size_t configurations
 
 json row_line(std::size_t index, const sim::ConfigResult& r)
 {
+  const std::string bytes = sim::encode_row(r);
   return json{{"index", index},         {"instance", r.instance},         {"nodes", r.nodes},
               {"framework", r.framework}, {"step_time_s", r.step_time_s}, {"total_time_s", r.total_time_s},
-              {"cost_usd", r.cost_usd},   {"fits", r.fits},               {"row", base64(sim::encode_row(r))}};
+              {"cost_usd", r.cost_usd},   {"fits", r.fits},               {"row", base64(bytes)},
+              {"row_sha256", sha256_hex(bytes)}};
 }
 
 }  // namespace
@@ -152,7 +168,7 @@ std::string scenario_shard_jsonl(const sim::ScenarioReport& report, const Shard&
   const std::vector<std::size_t> mine = shard_members(report.results.size(), shard);
   const json frame{{"scenario", report.scenario}, {"description", report.description}, {"engine", report.engine},
                    {"model", report.model},       {"parameters", report.parameters},   {"price_source", report.price_source},
-                   {"notes", report.notes}};
+                   {"profile", report.profile_source}, {"notes", report.notes}};
   std::string out = header(in, shard, report.results.size(), mine.size(), frame).dump() + "\n";
   for (std::size_t i : mine) out += row_line(i, report.results[i]).dump() + "\n";
   return out;
@@ -222,8 +238,11 @@ ShardFile read_shard(const std::string& path)
   if (!h.contains("ddpsim_shard")) bad(path, 1, "header", "not a ddpsim shard (no \"ddpsim_shard\" key)");
   if (h["ddpsim_shard"] != kFormat)
     bad(path, 1, "ddpsim_shard", "shard format " + h["ddpsim_shard"].dump() + ", this ddpsim reads " + std::to_string(kFormat));
-  for (const char* k : {"command", "input", "sha256", "options", "shard", "of", "configurations", "rows", "frame"})
+  for (const char* k : {"codec", "command", "input", "sha256", "options", "shard", "of", "configurations", "rows", "frame"})
     if (!h.contains(k)) bad(path, 1, k, "missing from the shard header");
+  if (h["codec"] != codec_tag())
+    bad(path, 1, "codec", "rows written as " + h["codec"].dump() + ", this ddpsim reads \"" + codec_tag() +
+                              "\" (another machine or build: run the shards with the same ddpsim)");
   if (!h["shard"].is_number_unsigned() || !h["of"].is_number_unsigned() || !h["rows"].is_number_unsigned() ||
       !h["configurations"].is_number_unsigned() || h["shard"].get<std::size_t>() >= h["of"].get<std::size_t>())
     bad(path, 1, "shard", "malformed shard numbers in the header");
@@ -242,6 +261,8 @@ sim::ConfigResult decode_line(const ShardFile& f, const json& j, int line)
 {
   const std::optional<std::string> bytes = j.contains("row") && j["row"].is_string() ? unbase64(j["row"].get<std::string>()) : std::nullopt;
   if (!bytes) bad(f.path, line, "row", "missing or not base64");
+  if (!j.contains("row_sha256") || !j["row_sha256"].is_string() || j["row_sha256"].get<std::string>() != sha256_hex(*bytes))
+    bad(f.path, line, "row_sha256", "the row does not match its checksum (corrupt shard file)");
   try {
     return sim::decode_row(*bytes);
   } catch (const InternalError&) {
@@ -297,7 +318,8 @@ Merged merge_shards(const std::vector<std::string>& paths)
     sim::ScenarioReport r;
     r.scenario = fr.value("scenario", ""), r.description = fr.value("description", ""), r.engine = fr.value("engine", "");
     r.model = fr.value("model", ""), r.parameters = fr.value("parameters", std::uint64_t{0});
-    r.price_source = fr.value("price_source", ""), r.notes = fr.value("notes", std::vector<std::string>{});
+    r.price_source = fr.value("price_source", ""), r.profile_source = fr.value("profile", "");
+    r.notes = fr.value("notes", std::vector<std::string>{});
     for (std::size_t i = 0; i < count; ++i) {
       DDPSIM_CHECK(rows[i].has_value(), "merge: complete shards lack a row");  // the row counts were checked
       r.results.push_back(std::move(*rows[i]));

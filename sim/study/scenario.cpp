@@ -206,6 +206,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   }
   auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
+  report.profile_source = spec.communication.profile_source;
   const std::size_t n = configs.size();
   // [issue 11] A shard runs its own configurations (RunOptions::shard_index) and the first of
   // each framework's block: the base of that block's speedup and efficiency (block_base).

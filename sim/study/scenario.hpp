@@ -68,7 +68,8 @@ struct DataSpec {
 struct CommunicationSpec {
   std::string algorithm = "auto";  // NCCL's choice per bucket size, or a registered name
   Profile profile;                 // applied by the CollectiveModel; default: the catalog alone
-  std::string profile_path;        // where `profile` came from ("" for none)
+  std::string profile_path;        // the file asked for ("" for none, "none" for the catalog alone)
+  std::string profile_source;      // what was applied, for the outputs (app/input/profile_io.hpp)
 };
 
 struct ScenarioSpec {
@@ -192,6 +193,7 @@ struct ScenarioReport {
   std::string model;
   std::uint64_t parameters = 0;
   std::vector<ConfigResult> results;
+  std::string profile_source;  // the calibration profile applied (communication.profile_source)
   std::string price_source;  // where the instance prices come from (catalog)
   std::vector<std::string> notes;  // calibration and uncertainty notes, printed under the table
 };

@@ -66,5 +66,22 @@ check "different N" 2 "shards disagree" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/q1
 head -n -1 "$tmp/p1.jsonl" >"$tmp/cut.jsonl"
 check "truncated shard" 2 "(truncated?)" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/cut.jsonl" "$tmp/p2.jsonl"
 check "not a shard" 2 "not a ddpsim shard" "$ddpsim" merge "$plan"
+# Issue 17: one flipped bit inside a row's bytes is refused (its SHA-256 no longer matches), and a
+# shard whose rows were written by a build with another byte order or type sizes is refused.
+python3 - "$tmp/p1.jsonl" "$tmp/flip.jsonl" <<'PY'
+import base64, json, sys
+lines = open(sys.argv[1]).read().splitlines()
+row = json.loads(lines[1])
+raw = bytearray(base64.b64decode(row["row"]))
+raw[len(raw) // 2] ^= 0x04  # one bit in the middle of the row
+row["row"] = base64.b64encode(bytes(raw)).decode()
+lines[1] = json.dumps(row)
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
+check "flipped bit in a row" 2 "row_sha256" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/flip.jsonl" "$tmp/p2.jsonl"
+sed '1s#"codec":"ddpsim-row/le#"codec":"ddpsim-row/be#' "$tmp/p1.jsonl" >"$tmp/foreign.jsonl"
+check "foreign codec" 2 "codec" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/foreign.jsonl" "$tmp/p2.jsonl"
+sed '1s#"ddpsim_shard":2#"ddpsim_shard":1#' "$tmp/p1.jsonl" >"$tmp/old.jsonl"
+check "older shard format" 2 "shard format 1" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/old.jsonl" "$tmp/p2.jsonl"
 check "no such file" 2 "nope.jsonl" "$ddpsim" merge "$tmp/nope.jsonl"
 exit $fail
