@@ -3,7 +3,7 @@
 // and the scenario's `software:` section.
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "support.hpp"
 #include "topology/routing.hpp"
 #include "topology/transport.hpp"
