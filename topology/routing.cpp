@@ -3,7 +3,9 @@
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <boost/graph/filtered_graph.hpp>
 #include <boost/property_map/function_property_map.hpp>
+#include <functional>
 #include <limits>
+#include <map>
 
 #include "core/error.hpp"
 
@@ -96,6 +98,44 @@ std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
   return out;
 }
 
+// A host-staged leg between GPU `gpu` and NIC `nic` of its node (no GPUDirect RDMA, or NCCL's
+// sockets: topology/transport.hpp), through the CPU socket the GPU's PCIe switch hangs from:
+// GPU -> CPU (host memory) -> NIC, or NIC -> CPU -> GPU.
+using LocalPath = std::function<std::vector<EdgeId>(VertexId, VertexId)>;
+static std::vector<EdgeId> staged_leg(const Topology& topo_, const LocalPath& local_path, VertexId gpu, VertexId nic, bool outbound)
+{
+  const InstanceSpec& spec = topo_.instance();
+  const Device& g = topo_.device(gpu);
+  const int sw = spec.pcie_switches;
+  const VertexId cpu = topo_.cpu(g.node, (g.index * sw / spec.gpus) * spec.cpu_sockets / sw);
+  std::vector<EdgeId> a = outbound ? local_path(gpu, cpu) : local_path(nic, cpu);
+  const std::vector<EdgeId> b = outbound ? local_path(cpu, nic) : local_path(cpu, gpu);
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The bottleneck of a staged leg while its node stages the mirror direction at once.
+static double duplex_bottleneck(const Topology& topo_, const std::vector<EdgeId>& leg, const std::vector<EdgeId>& mirror)
+{
+  std::map<EdgeId, int> uses;
+  for (EdgeId e : leg) ++uses[e];
+  for (EdgeId e : mirror) ++uses[e];
+  double bw = std::numeric_limits<double>::infinity();
+  for (const auto& [e, n] : uses) bw = std::min(bw, topo_.link(e).bandwidth.bytes_per_s / n);
+  return bw;
+}
+
+Route Router::finish(std::vector<EdgeId> links) const
+{
+  Route r{std::move(links), Time{0}, Bandwidth{std::numeric_limits<double>::infinity()}};
+  for (EdgeId e : r.links) {
+    const Link& l = topo_.link(e);
+    r.latency += l.latency;
+    r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, l.bandwidth.bytes_per_s);
+  }
+  return r;
+}
+
 Route Router::route(VertexId src, VertexId dst) const
 {
   DDPSIM_CHECK(src != dst, "route from a device to itself");
@@ -111,23 +151,27 @@ Route Router::route(VertexId src, VertexId dst) const
     return VertexId{0};
   };
   const VertexId nic_s = nic_for(s), nic_d = nic_for(d);
-  std::vector<EdgeId> links = local_path(src, nic_s);
+  const bool staged = !topo_.instance().nic.gpudirect;  // host-staged (topology/transport.hpp)
+  const LocalPath lp = [this](VertexId a, VertexId b) { return local_path(a, b); };
+  const bool s_staged = staged && s.kind == DeviceKind::gpu, d_staged = staged && d.kind == DeviceKind::gpu;
+  const std::vector<EdgeId> head = s_staged ? staged_leg(topo_, lp, src, nic_s, true) : local_path(src, nic_s);
+  std::vector<EdgeId> links = head;
   const int ni_s = topo_.device(nic_s).index, ni_d = topo_.device(nic_d).index;
   links.push_back(topo_.uplink(s.node, ni_s, true));
   for (EdgeId e : topo_.fabric_links(s.node, ni_s, d.node, ni_d)) links.push_back(e);
   links.push_back(topo_.uplink(d.node, ni_d, false));
-  std::vector<EdgeId> tail = local_path(nic_d, dst);
+  const std::vector<EdgeId> tail = d_staged ? staged_leg(topo_, lp, dst, nic_d, false) : local_path(nic_d, dst);
   links.insert(links.end(), tail.begin(), tail.end());
-  return finish(std::move(links));
-}
-
-Route Router::finish(std::vector<EdgeId> links) const
-{
-  Route r{std::move(links), Time{0}, Bandwidth{std::numeric_limits<double>::infinity()}};
-  for (EdgeId e : r.links) {
-    const Link& l = topo_.link(e);
-    r.latency += l.latency;
-    r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, l.bandwidth.bytes_per_s);
+  Route r = finish(std::move(links));
+  if (s_staged && d_staged) {
+    // NCCL's rings and trees send and receive on every node at once: while this connection stages
+    // out of node s, node s stages the same bytes in (at the GPU with dst's local index), and node d
+    // stages out (at src's). Links both legs cross carry twice the bytes (e.g. the PCIe switch's
+    // uplink to the CPU when the GPU and the NIC share a switch).
+    const VertexId in_s = topo_.gpu(s.node, d.index), out_d = topo_.gpu(d.node, s.index);
+    const double cap = std::min(duplex_bottleneck(topo_, head, staged_leg(topo_, lp, in_s, topo_.nic_of_gpu(s.node, d.index), false)),
+                                duplex_bottleneck(topo_, tail, staged_leg(topo_, lp, out_d, topo_.nic_of_gpu(d.node, s.index), true)));
+    r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, cap);
   }
   return r;
 }

@@ -13,6 +13,7 @@
 #include "app/output/output.hpp"
 #include "app/output/text_format.hpp"
 #include "app/input/profile_io.hpp"
+#include "app/input/transport_loader.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
@@ -39,6 +40,7 @@ struct CollectiveOptions {
   std::string engine = "analytical";
   std::string output;
   std::string compare;
+  std::string software;  // --software (issue 18)
   std::string max_memory = "4GiB";
   double timeout_s = 0;
 };
@@ -144,6 +146,9 @@ class CollectiveCommand final : public Command {
     cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"nccl-tests", "json", "csv"}));
     cmd_->add_option("--engine", opt_.engine, "Network backend")->capture_default_str()->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) (default: stdout)");
+    cmd_->add_option("--software", opt_.software,
+                     "Software stack and placement group, e.g. nccl=2.4.6,aws_ofi_nccl=none,placement_group=true "
+                     "(docs/scenario.md `software:`; default: the current stack, no placement group)");
     cmd_->add_option("--compare", opt_.compare,
                      "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors (default: none)")
         ->check(CLI::ExistingFile);
@@ -181,7 +186,9 @@ class CollectiveCommand final : public Command {
     sim::check_resources(opt_.nodes, gpn, sim::parse_engine(opt_.engine), sim::Workload::collective,
                          sim::ResourceLimits{sim::parse_max_memory(opt_.max_memory)}, "--nodes");
     set_simulation_timeout(opt_.timeout_s);
-    const Topology topo(*inst, opt_.nodes, gpn);
+    InstanceSpec spec = *inst;
+    if (!opt_.software.empty()) apply_transport(spec, parse_transport_option("--software", opt_.software));
+    const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
     std::vector<Row> rows;

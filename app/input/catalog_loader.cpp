@@ -1,5 +1,7 @@
 #include "app/input/catalog_loader.hpp"
+
 #include "app/input/scenario_keys.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::app {
 
@@ -205,6 +207,9 @@ static Catalog parse_catalog_node(const std::string& name, const std::string& te
     s.name = kv.first.Scalar();
     read_instance_fields(r, kv.second, "instances." + s.name, c, s, /*require_all=*/true);
     if (s.price_source.empty()) s.price_source = "on-demand, us-east-1 (topology/catalog/instances.yaml)";
+    // The transport with the default software stack outside a placement group (a scenario's
+    // `software:` and `cluster.placement_group` re-derive it: app/input/transport_loader.cpp).
+    if (!kv.second["nic"]["flow_cap"].IsDefined()) apply_transport(s, TransportSpec{});
     c.instances.push_back(std::move(s));
   }
   read_assumed_ranges(r, root["assumed_ranges"], c);

@@ -7,6 +7,7 @@
 #include "app/input/observed_loader.hpp"
 #include "app/input/profile_io.hpp"
 #include "app/input/scenario_keys.hpp"
+#include "app/input/transport_loader.hpp"
 #include "app/input/compiler_loader.hpp"    // issue 12
 #include "app/input/degraded_loader.hpp"    // issue 12
 #include "app/input/resilience_loader.hpp"  // issue 12
@@ -46,7 +47,7 @@ void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
   if (auto b = r.boolean(n, path, "in_network_reduction", false)) f.in_network_reduction = *b;  // SHARP switches
 }
 
-void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ClusterSpec& c)
+void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, const TransportSpec& transport, sim::ClusterSpec& c)
 {
   const std::string path = "cluster";
   if (!r.expect_map(n, path)) return;
@@ -55,6 +56,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
     if (const InstanceSpec* spec = catalog.find(*name)) {
       c.instance = *spec;
       c.instance.name = *name;  // keep the user's spelling (e.g. ml.p3.16xlarge)
+      apply_transport(c.instance, transport);  // software + placement group (issue 18)
       if (YAML::Node o = n["overrides"]; o.IsDefined())
         read_instance_fields(r, o, "cluster.overrides", catalog, c.instance, /*require_all=*/false);
     } else {
@@ -293,7 +295,8 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     if (n.IsDefined() && !n.IsNull()) read(n);
     else if (required) r.error(root, key, "missing (this section is required)");
   };
-  section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, s.cluster); });
+  const TransportSpec transport = read_transport(r, root);
+  section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, transport, s.cluster); });
   section("model", true, [&](const YAML::Node& n) { read_model(r, n, s.model); });
   section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });

@@ -26,12 +26,6 @@ Time launch_cost(int collectives, Time per_launch) { return per_launch * collect
 
 Time horovod_negotiation(int cycles, Time small_allreduce) { return small_allreduce * (2 * cycles); }
 
-Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect)
-{
-  if (gpudirect) return Time{0};
-  return transfer_time(2.0 * bytes.as_double(), pcie);
-}
-
 Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory)
 {
   DDPSIM_CHECK(workers >= 1, "a reduction needs a worker");

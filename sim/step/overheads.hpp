@@ -61,11 +61,6 @@ Time launch_cost(int collectives, Time per_launch);
 // common/mpi/mpi_controller.cc), each a small-message all-reduce of `small_allreduce` latency.
 Time horovod_negotiation(int cycles, Time small_allreduce);
 
-// Staging through host memory when the NIC cannot read GPU memory (no GPUDirect RDMA: p3dn):
-// each byte crosses PCIe twice more, device to host before sending and host to device after
-// receiving, at the PCIe rate.
-Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect);
-
 // SMDDP's (Herring's) server-side reduction on the CPU: a server receiving `bytes` from each of
 // `workers` reads them all and writes the sum once, at the socket's memory bandwidth.
 Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory);

@@ -180,12 +180,12 @@ TEST_CASE("two buckets' all-reduces in flight at once share the NIC")
 TEST_CASE("transport: a per-flow cap limits one connection, many connections still fill the NIC")
 {
   InstanceSpec p3 = instance("p3.16xlarge");
-  REQUIRE(p3.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));  // EC2: 10 Gbps per flow in a placement group
+  REQUIRE(p3.nic.flow_cap.bytes_per_s == Approx(5e9 / 8));   // EC2: 5 Gbps per flow outside a placement group (the default)
   REQUIRE(p3.nic.flows_per_connection == 16);                // NCCL's socket defaults on AWS: 2 x 8
   const Bytes bytes{64 * MiB};
   auto one_pair = [&](const Topology& topo) { return std::vector<std::pair<VertexId, VertexId>>{{topo.gpu(0, 0), topo.gpu(1, 0)}}; };
   {
-    // NCCL's 16 sockets x 10 Gbps exceed the 25 Gbps ENA: the NIC is the limit.
+    // NCCL's 16 sockets x 5 Gbps exceed the 25 Gbps ENA: the NIC is the limit.
     Topology topo(p3, 2, 8);
     const auto p = one_pair(topo);
     const Time expected = min_latency(topo, p) + transfer_time(bytes, nic_rate(p3));
@@ -195,7 +195,7 @@ TEST_CASE("transport: a per-flow cap limits one connection, many connections sti
   p3.nic.flows_per_connection = 1;  // NCCL_NSOCKS_PERTHREAD=1, NCCL_SOCKET_NTHREADS=1
   Topology topo(p3, 2, 8);
   const auto p = one_pair(topo);
-  // One socket: 10 Gbps, in both engines (SimGrid: a rate bound on the communication).
+  // One socket: 5 Gbps, in both engines (SimGrid: a rate bound on the communication).
   const Time capped = min_latency(topo, p) + transfer_time(bytes, p3.nic.flow_cap);
   CHECK(rel(capped, sim::AnalyticalBackend(topo).duration(pairs(p, bytes))) < 1e-6);
   sim::FlowBackend flow(topo);

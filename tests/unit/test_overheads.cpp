@@ -23,9 +23,6 @@ TEST_CASE("bucket copy, launch, negotiation, staging, host reduction")
   CHECK(bucket_copy_time(Bytes{100'000'000}, Bandwidth{900e9}, true) == Time{0});
   CHECK(launch_cost(10, Time::from_us(5)).us() == Approx(50));
   CHECK(horovod_negotiation(3, Time::from_us(20)).us() == Approx(120));
-  // p3dn without GPUDirect: 64 MiB twice over a 12 GB/s PCIe link.
-  CHECK(host_staging_time(Bytes{64 * MiB}, Bandwidth{12e9}, false).seconds() == Approx(2.0 * 64 * MiB / 12e9));
-  CHECK(host_staging_time(Bytes{64 * MiB}, Bandwidth{12e9}, true) == Time{0});
   // A server summing 8 workers' 10 MB: reads 80 MB, writes 10 MB at 128 GB/s.
   CHECK(host_reduction_time(Bytes{10'000'000}, 8, Bandwidth{128e9}).seconds() == Approx(9e7 / 128e9));
 }

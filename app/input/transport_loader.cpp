@@ -1,0 +1,70 @@
+#include "app/input/transport_loader.hpp"
+
+#include <sstream>
+
+#include "app/input/scenario_keys.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::app {
+
+TransportSpec read_transport(Reader& r, const YAML::Node& root)
+{
+  TransportSpec t;
+  if (YAML::Node c = root["cluster"]; c.IsMap())
+    if (auto b = r.boolean(c, "cluster", "placement_group", false)) t.placement_group = *b;
+  YAML::Node n = root["software"];
+  if (!n.IsDefined() || n.IsNull() || !r.expect_map(n, "software")) return t;
+  r.allow_keys(n, "software", scenario_keys("software"));
+  if (auto v = r.string(n, "software", "nccl", false); v && !parse_version(*v, t.software.nccl))
+    r.error(n["nccl"], "software.nccl", "not a version (e.g. 2.4.8 or 2.21.5)");
+  if (auto v = r.string(n, "software", "aws_ofi_nccl", false)) {
+    Version ignored;
+    if (*v != "none" && !parse_version(*v, ignored))
+      r.error(n["aws_ofi_nccl"], "software.aws_ofi_nccl", "not a version (e.g. 1.9.1) or none");
+    else
+      t.software.aws_ofi_nccl = *v;
+  }
+  if (auto v = r.string(n, "software", "efa_installer", false)) t.software.efa_installer = *v;
+  if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
+  if (auto v = r.integer(n, "software", "nccl_nsocks_perthread", false, 1, 64)) t.software.nsocks_perthread = static_cast<int>(*v);
+  if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
+  return t;
+}
+
+TransportSpec parse_transport_option(const std::string& option, const std::string& text)
+{
+  TransportSpec t;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    auto bad = [&](const std::string& why) { throw UserError(SourceLocation{}, option, "\"" + item + "\": " + why); };
+    if (key == "nccl") {
+      if (!parse_version(value, t.software.nccl)) bad("not a version");
+    } else if (key == "aws_ofi_nccl") {
+      Version ignored;
+      if (value != "none" && !parse_version(value, ignored)) bad("not a version or none");
+      t.software.aws_ofi_nccl = value;
+    } else if (key == "placement_group") {
+      if (value != "true" && value != "false") bad("true or false");
+      t.placement_group = value == "true";
+    } else if (key == "nccl_socket_nthreads" || key == "nccl_nsocks_perthread" || key == "nccl_min_nrings") {
+      int v = 0;
+      try {
+        v = std::stoi(value);
+      } catch (const std::exception&) {
+        bad("not an integer");
+      }
+      if (v < 1 || v > 64) bad("out of range 1..64");
+      (key == "nccl_socket_nthreads" ? t.software.socket_nthreads
+       : key == "nccl_min_nrings"    ? t.software.min_nrings
+                                     : t.software.nsocks_perthread) = v;
+    } else {
+      bad("unknown key (nccl, aws_ofi_nccl, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings)");
+    }
+  }
+  return t;
+}
+
+}  // namespace ddpsim::app

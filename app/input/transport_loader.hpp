@@ -1,0 +1,19 @@
+// The scenario's software stack and placement group (issue 18): `software:` and
+// `cluster.placement_group` (docs/scenario.md), read before the cluster so that the instance's
+// transport (topology/transport.hpp) is derived before `cluster.overrides` apply.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include "app/input/yaml_reader.hpp"
+#include "topology/transport.hpp"
+
+namespace ddpsim::app {
+
+TransportSpec read_transport(Reader& r, const YAML::Node& root);
+
+// `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true".
+// Throws UserError naming `option` on a bad entry.
+TransportSpec parse_transport_option(const std::string& option, const std::string& text);
+
+}  // namespace ddpsim::app

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Every measured number the project holds, against the model (issue 18, docs/validation.md "One table"):
+#   collectives  the nccl-tests logs of validation/collectives/logs.csv (`ddpsim collective --compare`,
+#                catalog physics, no fitted profile) and the AWS points of validation/aws/collective_points.csv
+#   training     validation/training and validation/aws/training (scripts/validate_training.sh)
+#   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
+# Prints ONE markdown table by source (rows, median |err|, max |err|, signed bias = median signed error;
+# positive = the model is too optimistic), writes the same as JSON (--out), and with --check BASELINE
+# exits 1 when any source of the baseline got worse (median or max above baseline + tolerance).
+# Units: collectives % of busbw; training points of scaling efficiency; jobs % of throughput.
+# Needs bash, python3 (stdlib) and the ddpsim binary.
+#
+# usage: scripts/validate.sh [--ddpsim PATH] [--out FILE] [--check BASELINE] [--jobs N] [--skip-jobs]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ddpsim="$root/build/release/app/ddpsim"
+out=""
+check=""
+jobs=2
+skip_jobs=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --ddpsim) ddpsim="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --check) check="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --skip-jobs) skip_jobs=1; shift ;;
+    *) echo "usage: $0 [--ddpsim PATH] [--out FILE] [--check BASELINE] [--jobs N] [--skip-jobs]" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$ddpsim" ]] || { echo "$0: error: ddpsim not found at $ddpsim (build first or pass --ddpsim)" >&2; exit 2; }
+ddpsim="$(cd "$(dirname "$ddpsim")" && pwd)/$(basename "$ddpsim")"
+cd "$root"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+errs="$work/errors.tsv"   # kind <TAB> source <TAB> signed error
+: > "$errs"
+
+# 1. nccl-tests logs: every row's time error.
+while IFS=, read -r source log instance nodes args; do
+  [[ "$source" == "source" || "$source" == \#* || -z "$source" ]] && continue
+  # shellcheck disable=SC2086
+  "$ddpsim" collective --instance "$instance" --nodes "$nodes" --profile none --compare "$log" --format csv $args \
+    > "$work/c.csv" || { echo "$0: error: ddpsim collective failed on $log" >&2; exit 1; }
+  python3 - "$work/c.csv" "$source" >> "$errs" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    pred, meas = float(r["time_us"]), float(r["measured_time_us"])
+    print(f"collectives\t{sys.argv[2]}\t{100.0 * (meas / pred - 1.0):.4f}")
+PY
+done < validation/collectives/logs.csv
+
+# 2. AWS points (busbw at one size): one ddpsim run per distinct configuration.
+python3 - validation/aws/collective_points.csv > "$work/points" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+for r in rows:
+    print("\t".join([r["source"], r["instance"], r["nodes"], r["bytes"], r["measured_busbw_gbps"], r["args"]]))
+PY
+while IFS=$'\t' read -r source instance nodes bytes measured args; do
+  key="$(printf '%s' "$instance $nodes $bytes $args" | tr -c 'A-Za-z0-9' '_')"
+  if [[ ! -f "$work/p.$key" ]]; then
+    # shellcheck disable=SC2086
+    "$ddpsim" collective --instance "$instance" --nodes "$nodes" --profile none -b "$bytes" -e "$bytes" --format csv $args \
+      | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "busbw_GBps") c = i } NR == 2 { print $c }' > "$work/p.$key"
+  fi
+  python3 -c 'import sys; p = float(open(sys.argv[1]).read()) * 8; m = float(sys.argv[2]); print(f"collectives\t{sys.argv[3]}\t{100.0 * (p / m - 1.0):.4f}")' \
+    "$work/p.$key" "$measured" "$source" >> "$errs"
+done < "$work/points"
+
+# 3. Training scaling efficiency (rows with a reference): the table's last column, by source.
+for dir in validation/training validation/aws/training; do
+  scripts/validate_training.sh --ddpsim "$ddpsim" --jobs "$jobs" --dir "$dir" > "$work/t.md"
+  awk -F'|' '/^\| \[/ && $10 ~ /[0-9]/ { s = $2; gsub(/[][ ]/, "", s); e = $10; gsub(/ /, "", e); print "training\t" s "\t" e }' \
+    "$work/t.md" >> "$errs"
+done
+
+# 4. calibrate job, fitted on 1-2 nodes: held-back throughput errors (one knob set keeps CI short).
+if [[ "$skip_jobs" == 0 ]]; then
+  scripts/validate_calibrate_job.sh --ddpsim "$ddpsim" --knobs "compute_scale step_overhead" --samples 4 > "$work/j.md"
+  awk -F'|' '/^\| [a-z]/ && $2 !~ /series/ && $5 ~ /:/ { s = $2; gsub(/ /, "", s); n = split($5, a, ",");
+      for (i = 1; i <= n; i++) { split(a[i], b, ":"); e = b[2]; gsub(/[ %+]/, "", e); print "jobs\t" s "\t" e } }' \
+    "$work/j.md" >> "$errs"
+  # The seed case (AWS blog, 1-8 p3.16xlarge): its own knobs (tests/cli/calibrate_job.sh), total
+  # minutes held back at 4 and 8 nodes; a time error e is a throughput error of 1/(1+e) - 1.
+  (cd scenarios && "$ddpsim" calibrate job p3_8node_fitted.yaml --fit loader_cpu network_efficiency \
+      --fit-on nodes=1,2 --out "$work/seed.job.yaml") | awk '$6 == "held" { e = $(NF - 1); gsub(/[%+]/, "", e);
+      printf "jobs\tseed p3_8node (AWS blog)\t%.4f\n", 100 * (1 / (1 + e / 100) - 1) }' >> "$errs"
+fi
+
+python3 - "$errs" "$out" "$check" <<'PY'
+import json, statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for kind, src, e in rows:
+    by.setdefault((kind, src.strip()), []).append(float(e))
+summary = {}
+unit = {"collectives": "% busbw", "training": "points", "jobs": "% throughput"}
+print("| kind | source | rows | median abs err | max abs err | signed bias | unit |")
+print("|---|---|---|---|---|---|---|")
+for (kind, src), e in sorted(by.items()):
+    a = [abs(x) for x in e]
+    s = {"kind": kind, "rows": len(e), "median": round(statistics.median(a), 2), "max": round(max(a), 2),
+         "bias": round(statistics.median(e), 2), "optimistic": sum(1 for x in e if x > 0)}
+    summary[f"{kind}: {src}"] = s
+    print(f"| {kind} | {src} | {s['rows']} | {s['median']:.1f} | {s['max']:.1f} | {s['bias']:+.1f} | {unit[kind]} |")
+if sys.argv[2]:
+    with open(sys.argv[2] + ".tmp", "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+        f.write("\n")
+    import os
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+if sys.argv[3]:
+    base = json.load(open(sys.argv[3]))
+    worse = []
+    for k, b in sorted(base.items()):
+        n = summary.get(k)
+        if n is None:
+            worse.append(f"{k}: missing")
+            continue
+        for m in ("median", "max"):
+            tol = max(0.5, 0.02 * b[m])  # small tolerance: float noise and platform rounding
+            if n[m] > b[m] + tol:
+                worse.append(f"{k}: {m} {n[m]} > baseline {b[m]} (+{tol:.2f})")
+    if worse:
+        print("\nWORSE than " + sys.argv[3] + ":\n" + "\n".join(worse))
+        sys.exit(1)
+    print(f"\nNo source worse than {sys.argv[3]}.")
+PY

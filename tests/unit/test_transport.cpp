@@ -1,0 +1,124 @@
+// Transports as they run on AWS (issue 18, topology/transport.hpp): NCCL's sockets per connection
+// by version, EC2's per-flow limit and the placement group, host-staged routes without GPUDirect,
+// and the scenario's `software:` section.
+#include <catch2/catch.hpp>
+
+#include "app/input/scenario_loader.hpp"
+#include "support.hpp"
+#include "topology/routing.hpp"
+#include "topology/transport.hpp"
+
+using namespace ddpsim;
+using ddpsim::test::catalog;
+using ddpsim::test::instance;
+
+namespace {
+
+Version v(const char* s)
+{
+  Version out;
+  REQUIRE(parse_version(s, out));
+  return out;
+}
+
+bool crosses_cpu(const Topology& topo, const Route& r)
+{
+  for (EdgeId e : r.links) {
+    const Link& l = topo.link(e);
+    if (topo.device(l.from).kind == DeviceKind::cpu || topo.device(l.to).kind == DeviceKind::cpu) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("transport: versions parse and compare")
+{
+  CHECK(v("2.4.8") == Version{2, 4, 8});
+  CHECK(v("2.4.7ms1") == Version{2, 4, 7});
+  CHECK(v("2.18.5-1") == Version{2, 18, 5});
+  CHECK(v("2.3") < v("2.4.8"));
+  Version out;
+  CHECK_FALSE(parse_version("two", out));
+  CHECK_FALSE(parse_version("2", out));
+  CHECK(to_string(v("2.21.5")) == "2.21.5");
+}
+
+TEST_CASE("transport: NCCL's sockets per connection, by version and NIC (net_socket.cc)")
+{
+  NicSpec ena;
+  ena.kind = "ena";
+  NicSpec ib;
+  ib.kind = "ib";
+  SoftwareSpec sw;
+  sw.nccl = v("2.4.6");  // before the multi-socket transport (v2.4.8-1, NVIDIA/nccl #209)
+  CHECK(nccl_sockets_per_connection(sw, ena) == 1);
+  sw.nccl = v("2.4.8");  // AWS vendor 0x1d0f: 2 threads x 8 sockets
+  CHECK(nccl_sockets_per_connection(sw, ena) == 16);
+  CHECK(nccl_sockets_per_connection(sw, ib) == 1);
+  sw.socket_nthreads = 4;
+  sw.nsocks_perthread = 32;  // 128 > MAX_SOCKETS 64: nsocks cut to 64 / 4
+  CHECK(nccl_sockets_per_connection(sw, ena) == 64);
+  CHECK(ec2_flow_limit(false).bytes_per_s == Approx(5e9 / 8));
+  CHECK(ec2_flow_limit(true).bytes_per_s == Approx(10e9 / 8));
+}
+
+TEST_CASE("transport: sockets on p3dn without aws-ofi-nccl, EFA with it; p3.16xlarge in a placement group")
+{
+  InstanceSpec p3dn = instance("p3dn.24xlarge");
+  CHECK(p3dn.nic.flow_cap.bytes_per_s == 0);  // EFA/SRD: no per-flow cap
+  TransportSpec t;
+  t.software.aws_ofi_nccl = "none";
+  t.software.nccl = v("2.4.6");
+  apply_transport(p3dn, t);
+  CHECK(p3dn.nic.flows_per_connection == 1);
+  CHECK(p3dn.nic.flow_cap.bytes_per_s == Approx(5e9 / 8));
+  CHECK_FALSE(p3dn.nic.gpudirect);
+  InstanceSpec p3 = instance("p3.16xlarge");
+  t = TransportSpec{};
+  t.placement_group = true;
+  apply_transport(p3, t);
+  CHECK(p3.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));
+  CHECK(p3.nic.flows_per_connection == 16);
+}
+
+TEST_CASE("transport: without GPUDirect, inter-node routes bounce through host memory and pay the PCIe uplink twice")
+{
+  const InstanceSpec& p3dn = instance("p3dn.24xlarge");
+  REQUIRE_FALSE(p3dn.nic.gpudirect);
+  Topology topo(p3dn, 2, 8);
+  Router router(topo);
+  // GPU 0 shares PCIe switch 0 with the NIC: GPU -> switch -> CPU -> switch -> NIC. While the node
+  // stages out, it also stages in through the same switch uplink: half the achievable PCIe rate.
+  const Route r = router.route(topo.gpu(0, 0), topo.gpu(1, 0));
+  CHECK(crosses_cpu(topo, r));
+  const double pcie = p3dn.pcie.bytes_per_s * p3dn.efficiency.pcie;
+  CHECK(r.bottleneck.bytes_per_s == Approx(pcie / 2));
+  CHECK(r.bottleneck.bytes_per_s < p3dn.nic.bandwidth.bytes_per_s * p3dn.efficiency.nic);
+  // p4d has GPUDirect RDMA: GPU -> switch -> NIC, the NIC is the limit.
+  const InstanceSpec& p4d = instance("p4d.24xlarge");
+  Topology t4(p4d, 2, 8);
+  const Route r4 = Router(t4).route(t4.gpu(0, 0), t4.gpu(1, 0));
+  CHECK_FALSE(crosses_cpu(t4, r4));
+  CHECK(r4.bottleneck.bytes_per_s == Approx(p4d.nic.bandwidth.bytes_per_s * p4d.efficiency.nic));
+  // Same p3dn with GPUDirect (what-if): no host bounce, no halving.
+  InstanceSpec gdr = p3dn;
+  gdr.nic.gpudirect = true;
+  Topology tg(gdr, 2, 8);
+  CHECK(Router(tg).route(tg.gpu(0, 0), tg.gpu(1, 0)).bottleneck.bytes_per_s > r.bottleneck.bytes_per_s * 1.5);
+}
+
+TEST_CASE("transport: the scenario's software section and placement group reach the instance")
+{
+  const std::string base = "name: t\ncluster:\n  instance: p3dn.24xlarge\n  nodes: 2\n  placement_group: true\n"
+                           "model:\n  preset: resnet50\ntraining:\n  batch_per_gpu: 32\n  steps: 10\n";
+  sim::ScenarioSpec s = app::parse_scenario("s.yaml", base + "software:\n  nccl: 2.4.6\n  aws_ofi_nccl: none\n", catalog());
+  CHECK(s.cluster.instance.nic.flows_per_connection == 1);
+  CHECK(s.cluster.instance.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));
+  s = app::parse_scenario("s.yaml", base, catalog());
+  CHECK(s.cluster.instance.nic.flow_cap.bytes_per_s == 0);  // default stack: aws-ofi-nccl over EFA
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "software:\n  nccl: latest\n", catalog()),
+                    Catch::Contains("software.nccl") && Catch::Contains("not a version"));
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "software:\n  ncl: 2.4.6\n", catalog()),
+                    Catch::Contains("ncl"));
+}

@@ -1,0 +1,86 @@
+#include "topology/transport.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ddpsim {
+
+bool parse_version(const std::string& text, Version& out)
+{
+  int v[3] = {0, 0, 0};
+  int n = 0;
+  std::size_t i = 0;
+  while (n < 3 && i < text.size()) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    int x = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && x < 100000) x = x * 10 + (text[i++] - '0');
+    v[n++] = x;
+    if (i < text.size() && text[i] == '.') ++i;
+    else break;
+  }
+  // A release suffix ("-1", "+cuda12.2", "ms1") may follow the numbers.
+  if (n < 2 || (i < text.size() && text[i] != '-' && text[i] != '+' && text[i] != 'm')) return false;
+  out = Version{v[0], v[1], v[2]};
+  return true;
+}
+
+std::string to_string(const Version& v)
+{
+  char b[48];
+  std::snprintf(b, sizeof b, "%d.%d.%d", v.major, v.minor, v.patch);
+  return b;
+}
+
+// AWS's ENA and EFA are PCI vendor 0x1d0f (Amazon), the vendor NCCL's auto-detection looks for.
+static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind == "efa"; }
+
+int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic)
+{
+  // Before v2.4.8 one socket, driven by the proxy thread itself (src/transport/net_socket.cc at
+  // v2.4.6-1 has no NCCL_NSOCKS_PERTHREAD / NCCL_SOCKET_NTHREADS).
+  if (sw.nccl < kNcclMultiSocket) return 1;
+  // v2.4.8-1 .. today (net_socket.cc ncclSocketGetNsockNthread): auto = 2 threads x 8 sockets
+  // on vendor 0x1d0f, else 1 x 1; MAX_THREADS 16, MAX_SOCKETS 64 (nsocks cut to 64 / nthreads).
+  int nt = sw.socket_nthreads, ns = sw.nsocks_perthread;
+  const bool aws = aws_nic(nic);
+  if (nt == -2) nt = aws ? 2 : 1;
+  if (ns == -2) ns = aws ? 8 : 1;
+  nt = std::clamp(nt, 1, 16);
+  ns = std::max(ns, 1);
+  if (nt * ns > 64) ns = 64 / nt;
+  return nt * ns;
+}
+
+Bandwidth ec2_flow_limit(bool placement_group)
+{
+  // "Bandwidth for single-flow traffic is limited to 5 Gbps when instances are not in the same
+  // cluster placement group" / "up to 10 Gbps ... within the same placement group".
+  return Bandwidth::gbps(placement_group ? 10 : 5);
+}
+
+bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
+{
+  return nic.kind == "ena" || (nic.kind == "efa" && sw.aws_ofi_nccl == "none");
+}
+
+void apply_transport(InstanceSpec& spec, const TransportSpec& t)
+{
+  NicSpec& nic = spec.nic;
+  if (uses_sockets(nic, t.software)) {
+    // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
+    // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets).
+    nic.gpudirect = false;
+    // NCCL_MIN_NRINGS rings each open a connection to the next node: the hop gets them all (the
+    // model runs one channel per NIC between nodes, docs/model.md "Transports").
+    nic.flows_per_connection = nccl_sockets_per_connection(t.software, nic) * std::max(1, t.software.min_nrings);
+    nic.flow_cap = aws_nic(nic) ? ec2_flow_limit(t.placement_group) : Bandwidth{0};
+    return;
+  }
+  // aws-ofi-nccl over EFA (SRD sprays a connection over many paths: no per-flow cap), or verbs;
+  // host-staged where the catalog says the NIC has no GPUDirect RDMA (p3dn: aws-ofi-nccl sets
+  // gdr_required=false there, aws/aws-ofi-nccl #104).
+  nic.flow_cap = Bandwidth{0};
+  nic.flows_per_connection = 1;
+}
+
+}  // namespace ddpsim
