@@ -6,6 +6,7 @@
 #include "app/distribution.hpp"
 #include "app/observed_loader.hpp"
 #include "app/profile_io.hpp"
+#include "app/scenario_checks.hpp"
 #include "app/scenario_keys.hpp"
 #include "app/compiler_loader.hpp"    // issue 12
 #include "app/degraded_loader.hpp"    // issue 12
@@ -309,6 +310,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
     if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
   }
+  check_cross_fields(r, root, s);  // app/scenario_checks.hpp (issue 21)
   r.finish();
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
   if (!s.communication.profile_path.empty()) {
