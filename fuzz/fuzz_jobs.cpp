@@ -2,11 +2,11 @@
 // its renderers. A UserError or finite numbers, never an internal error.
 #include <string>
 
-#include "app/multijob_loader.hpp"
-#include "app/multijob_report.hpp"
-#include "app/yaml_reader.hpp"
+#include "app/input/multijob_loader.hpp"
+#include "app/output/multijob_report.hpp"
+#include "app/input/yaml_reader.hpp"
 #include "fuzz_common.hpp"
-#include "sim/training/multijob.hpp"
+#include "sim/study/multijob.hpp"
 
 using namespace ddpsim;
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "app/plan_report.hpp"
-#include "app/report.hpp"
-#include "app/shards.hpp"
+#include "app/output/plan_report.hpp"
+#include "app/output/report.hpp"
+#include "app/output/shards.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddpsim;

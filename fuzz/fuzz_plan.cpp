@@ -3,9 +3,9 @@
 // bounded size (issue 21: a price of 1e308 USD once printed $inf and a 2 GB HTML page).
 #include <string>
 
-#include "app/html_report.hpp"
-#include "app/plan_loader.hpp"
-#include "app/plan_report.hpp"
+#include "app/output/html_report.hpp"
+#include "app/input/plan_loader.hpp"
+#include "app/output/plan_report.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddpsim;

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <string>
 
-#include "app/report.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/output/report.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "sim/network/collective_model.hpp"
 #include "support.hpp"
 
