@@ -1,6 +1,7 @@
 // Shared by the fuzz targets: what counts as an acceptable outcome.
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +35,23 @@ bool accepts(F&& f)
 inline void check_time(double s, const char* what)
 {
   if (!std::isfinite(s) || s < 0) finding(std::string(what) + " is " + std::to_string(s));
+}
+
+// A rendered report (table, CSV, JSON): no printed inf or nan (issue 21).
+inline void check_printed(const std::string& text)
+{
+  for (std::size_t at = 0; (at = text.find_first_of("iInN", at)) != std::string::npos; ++at) {
+    const auto word = [&](const char* w) {
+      const std::size_t n = std::char_traits<char>::length(w);
+      if (text.size() < at + n) return false;
+      for (std::size_t i = 0; i < n; ++i)
+        if ((text[at + i] | 0x20) != w[i]) return false;
+      const bool before = at == 0 || !std::isalpha(static_cast<unsigned char>(text[at - 1]));
+      const bool after = at + n == text.size() || !std::isalpha(static_cast<unsigned char>(text[at + n]));
+      return before && after;
+    };
+    if (word("inf") || word("nan") || word("infinity")) finding("a printed non-finite number near: " + text.substr(at > 40 ? at - 40 : 0, 80));
+  }
 }
 
 }  // namespace ddpsim::fuzz

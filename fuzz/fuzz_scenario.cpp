@@ -24,6 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int n : spec.cluster.nodes)
       sim::check_resources(n, spec.cluster.instance.gpus, sim::EngineKind::analytical, sim::Workload::all_to_all,
                            sim::ResourceLimits{}, "cluster.nodes");
+    for (int n : spec.cluster.nodes)  // issue 21: ZeRO's gathers per step, as cmd_scenario.cpp
+      sim::check_collectives(sim::collectives_per_step(spec), std::int64_t{n} * spec.cluster.instance.gpus,
+                             sim::ResourceLimits{}, "training.bucket_cap_mb");
     sim::check_time_range(spec);
     sim::ScenarioReport rep;
     try {

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Builds the `fuzz` preset (clang-16, libFuzzer, ASan + UBSan) in build/fuzz and runs every fuzz
-# target for SECONDS each (default 60), seeded from the repository's own inputs. Exits non-zero on
-# the first finding; the crashing input is left in build/fuzz/findings/<target>/.
+# target for SECONDS each (default 60), seeded from the repository's own inputs and its committed
+# regressions (fuzz/regressions/<target>/). Exit status: 0 nothing found; 1 a finding (its input,
+# minimised, is written to fuzz/regressions/<target>/ so that once fixed and committed it is
+# replayed by CTest's fuzz.replay.<target>); 3 the fuzz build is not available (no clang).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 # With FUZZ_RUNS=N set, each target stops after N executions instead (SECONDS is then only a cap):
-#   FUZZ_RUNS=1000000 nice -n 19 scripts/fuzz.sh 14400      # the long campaign, docs/reliability.md
+#   FUZZ_RUNS=1000000 nice -n 19 scripts/fuzz.sh 14400      # a long campaign: commit its logs
+# (build/fuzz/findings/<target>.log) under fuzz/logs/ before docs/reliability.md cites its numbers.
 # The corpora in build/fuzz/corpus/ grow across runs (they are not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scenario fuzz_profile fuzz_catalog fuzz_nccl_log fuzz_cli)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scenario fuzz_profile fuzz_catalog fuzz_nccl_log fuzz_cli fuzz_plan fuzz_jobs fuzz_merge)
 
 start=$(date +%s)
 if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then  # FUZZ_SKIP_BUILD=1: reuse the built targets (resume a campaign)
-  cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]}"
+  if ! cmake --preset fuzz >/dev/null || ! cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]}"; then
+    echo "fuzz: the fuzz build failed or clang-16 is missing"
+    exit 3
+  fi
   echo "fuzz: build took $(( $(date +%s) - start )) s"
 fi
 
@@ -32,6 +37,9 @@ seed fuzz_scenario scenarios/*.yaml tests/cli/bad/*.yaml bench/*.yaml
 seed fuzz_profile profiles/*.yaml
 seed fuzz_catalog topology/catalog/*.yaml
 seed fuzz_nccl_log tests/data/* tests/cli/bad_logs/*
+seed fuzz_plan scenarios/plans/*.yaml
+seed fuzz_jobs scenarios/shared_fabric/*.yaml
+for t in "${targets[@]}"; do seed "$t" fuzz/regressions/"$t"/*; done
 mkdir -p build/fuzz/corpus/fuzz_cli
 printf 'collective\n--instance\np4d.24xlarge\n--nodes\n2\n-b\n8\n-e\n1G' >build/fuzz/corpus/fuzz_cli/seed_collective
 printf 'catalog\n--format\njson' >build/fuzz/corpus/fuzz_cli/seed_catalog
@@ -76,6 +84,18 @@ run_one() {
   else
     echo "fuzz: $t: FINDING (see $log and build/fuzz/findings/$t/)"
     tail -40 "$log"
+    # Keep the input, minimised (at most 2 minutes), beside the committed regressions.
+    local crash
+    crash=$(ls -t "build/fuzz/findings/$t"/crash-* "build/fuzz/findings/$t"/timeout-* "build/fuzz/findings/$t"/oom-* 2>/dev/null | head -1 || true)
+    if [ -n "$crash" ]; then
+      mkdir -p "fuzz/regressions/$t"
+      local keep
+      keep="fuzz/regressions/$t/$(date -u +%Y%m%d)-$(basename "$crash")"
+      timeout -k 10 120 "build/fuzz/fuzz/$t" -minimize_crash=1 -max_total_time=100 -timeout=20 -rss_limit_mb=0 \
+        -exact_artifact_path="$keep" "$crash" >>"$log" 2>&1 || true
+      [ -s "$keep" ] || cp "$crash" "$keep"
+      echo "fuzz: $t: the input is kept as $keep: fix it, then commit it (CTest replays it)"
+    fi
     return 1
   fi
 }

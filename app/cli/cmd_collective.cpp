@@ -204,7 +204,9 @@ class CollectiveCommand final : public Command {
                         std::to_string(b) + " bytes: " + e.what());
       }
       const sim::PricedCollective& c = *priced;
-      const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
+      // A collective that moves nothing (one rank) takes no time in the model: it prints 0 s and
+      // 0 GB/s, never inf or nan (issue 21).
+      const double algbw = t > 0 ? static_cast<double>(b) / (t * 1e-6) / 1e9 : 0.0;
       rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
                          c.protocol ? std::string(to_string(*c.protocol)) : "-"});
     };

@@ -17,6 +17,7 @@
 #include "app/cli/shard_option.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "app/output/trace.hpp"
+#include "app/input/yaml_guard.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "sim/network/guards.hpp"
 #include "core/subprocess.hpp"
@@ -95,6 +96,8 @@ class ScenarioCommand final : public Command {
                         : spec.cluster.gpus_per_node > 0          ? spec.cluster.gpus_per_node
                                                                   : spec.cluster.instance.gpus;
         sim::check_resources(spec.cluster.nodes[i], gpn, run.engine, workload(spec), limits, "cluster.nodes");
+        sim::check_collectives(sim::collectives_per_step(spec), std::int64_t{spec.cluster.nodes[i]} * gpn, limits,
+                               "training.bucket_cap_mb");  // issue 21: ZeRO's gathers per step
       }
       sim::check_time_range(spec);
       try {
@@ -148,7 +151,7 @@ class ScenarioCommand final : public Command {
     opt_.file = file;
     const Catalog catalog = builtin_catalog();
     const sim::ScenarioSpec spec =
-        file == "-" ? parse_scenario("<stdin>", std::string(std::istreambuf_iterator<char>(std::cin), {}), catalog)
+        file == "-" ? parse_scenario("<stdin>", read_capped(std::cin, "<stdin>"), catalog)
                     : load_scenario(file, catalog);
     sim::RunOptions run;
     run.engine = resolve_engine(opt_.engine, spec);

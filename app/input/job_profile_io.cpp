@@ -91,8 +91,8 @@ JobProfile load_job_profile(const std::string& path)
   }
   p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);
   const YAML::Node ks = root["knobs"];
-  if (!ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
-  for (std::size_t i = 0; ks.IsSequence() && i < ks.size(); ++i) {
+  if (!ks.IsDefined() || !ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
+  for (std::size_t i = 0; ks.IsDefined() && ks.IsSequence() && i < ks.size(); ++i) {
     const std::string kp = "knobs[" + std::to_string(i) + "]";
     if (!r.expect_map(ks[i], kp)) continue;
     r.allow_keys(ks[i], kp, {"name", "value", "stderr", "start"});
@@ -111,7 +111,7 @@ JobProfile load_job_profile(const std::string& path)
   const YAML::Node cov = root["covariance_ln"];
   const auto n = static_cast<Eigen::Index>(p.knobs.size());
   p.cov_log = Eigen::MatrixXd::Zero(n, n);
-  if (!cov.IsSequence() || static_cast<Eigen::Index>(cov.size()) != n) {
+  if (!cov.IsDefined() || !cov.IsSequence() || static_cast<Eigen::Index>(cov.size()) != n) {
     r.error(cov.IsDefined() ? cov : root, "covariance_ln", "expected one row per knob");
   } else {
     for (Eigen::Index a = 0; a < n; ++a) {

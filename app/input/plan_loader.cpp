@@ -98,7 +98,10 @@ void read_pricing(Reader& r, const YAML::Node& n, Pricing& p)
   if (!r.expect_map(ph, "pricing.per_hour")) return;
   for (const auto& kv : ph) {
     const auto usd = kv.second.IsScalar() ? parse_usd(kv.second.Scalar()) : std::nullopt;
-    if (!usd || *usd < 0) r.error(kv.second, "pricing.per_hour." + kv.first.Scalar(), "expected US dollars per hour, e.g. 9.8USD");
+    // The catalog's bound on price_usd_per_hour (app/input/catalog_loader.cpp): an on-demand instance
+    // costs at most about $100/hour, and a price past 1e5 only makes costs overflow (issue 21).
+    if (!usd || !(*usd >= 0)) r.error(kv.second, "pricing.per_hour." + kv.first.Scalar(), "expected US dollars per hour, e.g. 9.8USD");
+    else if (*usd > 1e5) r.error(kv.second, "pricing.per_hour." + kv.first.Scalar(), "must be between 0 and 100000 USD per hour, got " + kv.second.Scalar());
     else p.per_hour[kv.first.Scalar()] = *usd;
   }
 }

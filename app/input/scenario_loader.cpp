@@ -6,6 +6,7 @@
 #include "app/input/distribution.hpp"
 #include "app/input/observed_loader.hpp"
 #include "app/input/profile_io.hpp"
+#include "app/input/scenario_checks.hpp"
 #include "app/input/scenario_keys.hpp"
 #include "app/input/transport_loader.hpp"
 #include "app/input/compiler_loader.hpp"    // issue 12
@@ -314,6 +315,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
     if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
   }
+  check_cross_fields(r, root, s);  // app/scenario_checks.hpp (issue 21)
   r.finish();
   // The one default-profile rule (profile_io.hpp): the shipped profile of the instance unless
   // `profile: none`, as `ddpsim collective` does.

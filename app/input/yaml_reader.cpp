@@ -1,5 +1,7 @@
 #include "app/input/yaml_reader.hpp"
 
+#include "app/input/yaml_guard.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -10,63 +12,6 @@ namespace ddpsim::app {
 
 UserErrors::UserErrors(std::vector<UserError> errors) : UserError(errors.front()), errors_(std::move(errors)) {}
 
-namespace {
-
-// yaml-cpp 0.7 keeps both pairs of a duplicated key and `map[key]` returns the first: the second
-// would be ignored silently. Walk every map and report the second occurrence where it stands.
-void reject_duplicate_keys(const std::string& name, const YAML::Node& node, const std::string& path, int depth)
-{
-  if (depth > 256) throw UserError(SourceLocation{name, node.Mark().line + 1, node.Mark().column + 1}, path, "nested too deeply");
-  if (node.IsSequence()) {
-    std::size_t i = 0;
-    for (const YAML::Node& e : node) reject_duplicate_keys(name, e, path + "[" + std::to_string(i++) + "]", depth + 1);
-  } else if (node.IsMap()) {
-    std::vector<std::string> seen;
-    for (const auto& kv : node) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("(complex key)");
-      const std::string field = join_path(path, key);
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-        const YAML::Mark m = kv.first.Mark();
-        throw UserError(SourceLocation{name, m.line + 1, m.column + 1}, field, "duplicate key (it is already set above)");
-      }
-      seen.push_back(key);
-      reject_duplicate_keys(name, kv.second, field, depth + 1);
-    }
-  }
-}
-
-}  // namespace
-
-// Line (1-based) where a second YAML document starts, or 0. A document boundary is a `---` or
-// `...` marker at column 0; a `---` before any content opens the first document. We look for the
-// markers ourselves because yaml-cpp 0.7's LoadAll never returns on some malformed inputs (a lone
-// "," loops forever allocating nodes: found by fuzz_catalog), while Load stops after one document.
-int second_document_line(const std::string& text)
-{
-  bool content = false, ended = false;
-  int line_no = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const auto marker = [&](const char* m) {
-      return line.rfind(m, 0) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '#');
-    };
-    if (marker("---")) {
-      if (content || ended) return line_no;
-      continue;
-    }
-    if (marker("...")) {
-      ended = true;
-      continue;
-    }
-    const std::size_t first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    if (ended) return line_no;
-    if (line[0] != '%') content = true;  // %YAML / %TAG directives precede a document
-  }
-  return 0;
-}
 
 YAML::Node parse_yaml(const std::string& name, const std::string& text)
 {
@@ -88,7 +33,7 @@ YAML::Node parse_yaml(const std::string& name, const std::string& text)
     }
     throw UserError(SourceLocation{name, 1, 1}, "", blank ? "the file is empty" : "the document has no value (it reads as null)");
   }
-  reject_duplicate_keys(name, root, "", 0);
+  check_yaml_tree(name, root);  // duplicate keys, depth, alias expansion (app/yaml_guard.hpp)
   return root;
 }
 
@@ -102,15 +47,8 @@ std::string read_text_file(const std::string& path)
     throw UserError(SourceLocation{path, 0, 0}, "", "is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(SourceLocation{path, 0, 0}, "", "cannot read the file (does it exist?)");
-  // Inputs are hand-written YAML and logs; a cap keeps a wrong file (an image, a dump) from
-  // filling memory before the parser can say it is not ours.
-  constexpr std::uintmax_t kMaxInput = 256 * MiB;
-  if (fs::file_size(path, ec) > kMaxInput && !ec)
-    throw UserError(SourceLocation{path, 0, 0}, "", "larger than 256 MiB: not a ddpsim input");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UserError(SourceLocation{path, 0, 0}, "", "cannot read the file");
-  return text.str();
+  if (fs::file_size(path, ec) > kMaxInputBytes && !ec) throw UserError(SourceLocation{path, 0, 0}, "", kTooLargeMessage);
+  return read_capped(in, path);  // capped again while reading: the file may grow meanwhile
 }
 
 YAML::Node load_yaml_file(const std::string& path) { return parse_yaml(path, read_text_file(path)); }
@@ -194,14 +132,15 @@ void Reader::finish() const
 
 bool Reader::expect_map(const YAML::Node& node, const std::string& path)
 {
-  if (node.IsMap()) return true;
+  // A key missing from a const map reads as an invalid node whose IsMap() throws (InvalidNode).
+  if (node.IsDefined() && node.IsMap()) return true;
   error(node, path.empty() ? "(top level)" : path, "expected a map of keys to values");
   return false;
 }
 
 void Reader::allow_keys(const YAML::Node& map, const std::string& path, const std::vector<std::string>& allowed)
 {
-  if (!map.IsMap()) return;
+  if (!map.IsDefined() || !map.IsMap()) return;
   for (const auto& kv : map) {
     const std::string key = kv.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
@@ -220,7 +159,7 @@ void Reader::allow_keys(const YAML::Node& map, const std::string& path, const st
 std::optional<YAML::Node> Reader::lookup(const YAML::Node& map, const std::string& path, const std::string& key,
                                          bool required)
 {
-  if (!map.IsMap()) return std::nullopt;
+  if (!map.IsDefined() || !map.IsMap()) return std::nullopt;
   YAML::Node n = map[key];
   if (!n.IsDefined() || n.IsNull()) {
     if (required) error(map, join_path(path, key), "missing (this key is required)");

@@ -92,12 +92,15 @@ double Scale::operator()(double v) const
   return r0 + (x - a) / (b - a) * (r1 - r0);
 }
 
+constexpr std::size_t kMaxTicks = 256;
+
 std::vector<double> linear_ticks(double lo, double hi, int target)
 {
   std::vector<double> out;
-  if (!(hi > lo)) return {lo};
+  if (!(hi > lo) || !std::isfinite(hi - lo)) return {lo};
   const double step = nice_step((hi - lo) / std::max(1, target));
-  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; ++k) {
+  // At most a few hundred ticks whatever the values (issue 21: a non-finite axis never ended).
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9 && out.size() < kMaxTicks; ++k) {
     const double v = k * step;
     out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
   }
@@ -107,16 +110,17 @@ std::vector<double> linear_ticks(double lo, double hi, int target)
 std::vector<double> log_ticks(double lo, double hi, bool base2)
 {
   std::vector<double> out;
-  if (!(lo > 0) || !(hi >= lo)) return out;
+  if (!(lo > 0) || !(hi >= lo) || !std::isfinite(hi)) return out;
   if (base2) {
-    for (double v = std::exp2(std::ceil(std::log2(lo) - 1e-9)); v <= hi * (1 + 1e-9); v *= 2) out.push_back(v);
+    for (double v = std::exp2(std::ceil(std::log2(lo) - 1e-9)); v <= hi * (1 + 1e-9) && out.size() < kMaxTicks; v *= 2)
+      out.push_back(v);
     return out;
   }
   const double decades = std::log10(hi / lo);
   const double first = std::pow(10.0, std::floor(std::log10(lo)));
   std::vector<double> ms = decades < 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
   if (decades < 0.7) ms = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-  for (double p = first; p <= hi * (1 + 1e-9); p *= 10)
+  for (double p = first; p <= hi * (1 + 1e-9) && out.size() < kMaxTicks; p *= 10)
     for (double m : ms)
       if (m * p >= lo * (1 - 1e-9) && m * p <= hi * (1 + 1e-9)) out.push_back(m * p);
   return out;

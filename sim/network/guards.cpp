@@ -20,6 +20,11 @@ constexpr double kBytesPerGpuFlow = 12.0 * 1024;
 constexpr double kBytesPerNodePairAnalytical = 96;
 constexpr double kBytesPerNodePairFlow = 1024;
 constexpr double kBytesPerGpuSquaredCollective = 5;
+// Per collective of a step (issue 21): zero-2 on GPT-2 XL with bucket_cap_mb 1 and 0.1 (2,971 and
+// 29,710 parameter gathers): 64 GPUs 49 -> 137 MiB, 512 GPUs 112 -> 762 MiB, so about
+// 0.3 KiB + 47 B per GPU per collective; rounded up.
+constexpr double kBytesPerCollective = 512;
+constexpr double kBytesPerCollectivePerGpu = 64;
 
 std::string gib(double bytes)
 {
@@ -61,6 +66,18 @@ void check_resources(std::int64_t nodes, std::int64_t gpus_per_node, EngineKind 
                         gib(e.memory.as_double()) + ", more than --max-memory " + gib(limits.max_memory.as_double()) +
                         (engine == EngineKind::flow ? " (try --engine analytical, or raise --max-memory)"
                                                     : " (use fewer nodes, or raise --max-memory)"));
+}
+
+void check_collectives(std::uint64_t collectives, std::int64_t gpus, const ResourceLimits& limits,
+                       const std::string& field)
+{
+  const double bytes = kBaseBytes + static_cast<double>(collectives) *
+                                        (kBytesPerCollective + kBytesPerCollectivePerGpu * static_cast<double>(gpus));
+  if (bytes > limits.max_memory.as_double())
+    throw UserError(SourceLocation{}, field,
+                    std::to_string(collectives) + " collectives per step on " + std::to_string(gpus) +
+                        " GPUs need about " + gib(bytes) + ", more than --max-memory " +
+                        gib(limits.max_memory.as_double()) + " (use larger buckets)");
 }
 
 Bytes parse_max_memory(const std::string& text)

@@ -40,6 +40,11 @@ ResourceEstimate estimate_resources(std::int64_t nodes, std::int64_t gpus_per_no
 void check_resources(std::int64_t nodes, std::int64_t gpus_per_node, EngineKind engine, Workload workload,
                      const ResourceLimits& limits, const std::string& field);
 
+// The schedules of `collectives` collectives per step on `gpus` GPUs (each holds a few flows per
+// rank): throws UserError naming `field` when they alone, with the base, pass limits.max_memory.
+void check_collectives(std::uint64_t collectives, std::int64_t gpus, const ResourceLimits& limits,
+                       const std::string& field);
+
 // "4GiB", "512MiB", ...: the --max-memory option's text; UserError naming --max-memory otherwise.
 Bytes parse_max_memory(const std::string& text);
 

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "sim/step/compute.hpp"
 #include "sim/study/global_batch.hpp"
+#include "sim/step/sharded.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -86,6 +87,26 @@ UserError blame_overflow(const ScenarioSpec& spec, const std::string& detail)
   return UserError(SourceLocation{}, field,
                    "the simulated iteration does not fit the clock (" + detail + "); the largest part is " +
                        (worst.empty() ? std::string("unknown") : worst.front().what + ", at least " + seconds_text(worst.front().seconds)));
+}
+
+// Gradient buckets close once they reach their cap, so there is at most one per tensor whatever
+// bucket_cap_mb says; ZeRO-1/2 gather the updated parameters in chunks of exactly bucket_cap
+// (sharded.cpp parameter_gathers), so there the count grows as the cap shrinks; FSDP gathers per
+// layer, forward and backward. Elements counted at 4 bytes: an upper bound for any precision.
+std::uint64_t collectives_per_step(const ScenarioSpec& spec)
+{
+  std::vector<Framework> all{spec.training.framework};
+  all.insert(all.end(), spec.training.compare.begin(), spec.training.compare.end());
+  std::uint64_t most = 0;
+  for (Framework f : all) {
+    std::uint64_t n = spec.model.tensor_count();
+    const ShardStage stage = shard_stage(f);
+    if (stage == ShardStage::parameters) n += 2 * spec.model.layers.size();
+    else if (stage != ShardStage::none)
+      n += spec.model.parameter_count() * 4 / std::max<std::uint64_t>(1, spec.training.bucket_cap.n) + 1;
+    most = std::max(most, n);
+  }
+  return most;
 }
 
 }  // namespace ddpsim::sim

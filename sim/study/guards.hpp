@@ -5,6 +5,7 @@
 // of the same terms. Estimates are lower bounds of the true terms: a refusal is never wrong.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int g
 
 // Throws UserError (field set, no file) when any term of any configuration exceeds the clock.
 void check_time_range(const ScenarioSpec& spec);
+
+// An upper bound of the collectives one optimizer step runs under `spec` (any framework it
+// compares), for the memory estimate (sim/network/guards.hpp check_collectives).
+std::uint64_t collectives_per_step(const ScenarioSpec& spec);
 
 // The UserError to report for an OverflowError raised while simulating `spec`.
 UserError blame_overflow(const ScenarioSpec& spec, const std::string& detail);
