@@ -70,6 +70,8 @@ bool shares_a_link(const Topology& topo, const CoarseSchedule& s)
   return false;
 }
 
+bool staged_case(const Topology& topo) { return !topo.instance().nic.gpudirect && topo.nodes() > 1; }
+
 }  // namespace
 
 TEST_CASE("flow equals analytical where nothing is shared and is never faster where links are shared")
@@ -97,7 +99,10 @@ TEST_CASE("flow equals analytical where nothing is shared and is never faster wh
       CHECK(rel(expected, t[0].end - t[0].start) < 1e-6);
       ++uncontended;
     }
-    if (a->name() == "ring") CHECK(flow.last_stats().folded == (nodes > 1));
+    // Host-staged routes (no GPUDirect: p3.16xlarge) cross a node's CPU uplinks on both legs, so a
+    // folded route would cross two copies of one link: the engine then simulates every rank.
+    const bool staged = !topo.instance().nic.gpudirect && nodes > 1;
+    if (a->name() == "ring") CHECK(flow.last_stats().folded == (nodes > 1 && !staged));
     if (nodes > 1) {  // simulating every rank gives what one folded period gives
       flow.set_folding(false);
       const std::vector<sim::JobTiming> all = flow.run({job(s)});
@@ -106,7 +111,9 @@ TEST_CASE("flow equals analytical where nothing is shared and is never faster wh
       CHECK(flow.last_stats().flows > t.size());
     }
   }
-  CHECK(uncontended >= 2);  // at least ring and one more are checked for equality on every case
+  // At least ring and one more are checked for equality on every case where no route is
+  // host-staged (staged legs share the CPU uplinks, so every multi-node schedule shares a link).
+  if (!staged_case(topo)) CHECK(uncontended >= 2);
 }
 
 TEST_CASE("flow equals analytical on a step-level ring schedule")

@@ -111,7 +111,7 @@ TEST_CASE("transport: without GPUDirect, inter-node routes bounce through host m
 TEST_CASE("transport: the scenario's software section and placement group reach the instance")
 {
   const std::string base = "name: t\ncluster:\n  instance: p3dn.24xlarge\n  nodes: 2\n  placement_group: true\n"
-                           "model:\n  preset: resnet50\ntraining:\n  batch_per_gpu: 32\n  steps: 10\n";
+                           "model:\n  preset: resnet50\ntraining:\n  framework: pytorch-ddp\n  batch_per_gpu: 32\n  steps: 10\n";
   sim::ScenarioSpec s = app::parse_scenario("s.yaml", base + "software:\n  nccl: 2.4.6\n  aws_ofi_nccl: none\n", catalog());
   CHECK(s.cluster.instance.nic.flows_per_connection == 1);
   CHECK(s.cluster.instance.nic.flow_cap.bytes_per_s == Approx(10e9 / 8));
