@@ -15,6 +15,7 @@ double modelled_step(const sim::ScenarioSpec& spec)
   sim::ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
+  cp.activation_checkpointing = spec.training.activation_checkpointing;
   const sim::LayerTimes t = sim::layer_times(spec.model, spec.cluster.instance.gpu, cp);
   return (t.forward_total + t.backward_total).seconds();
 }
