@@ -31,7 +31,7 @@ JobContext context_of(const sim::ScenarioSpec& s)
                     s.model.name,
                     s.model.parameter_count(),
                     s.training.batch_per_gpu,
-                    std::string(to_string(s.training.precision))};
+                    (s.training.amp ? "amp-" : "") + std::string(to_string(s.training.precision))};
 }
 
 const std::vector<Knob>& knobs()

@@ -24,7 +24,7 @@ import tempfile
 IMAGE = [3, 64, 64]
 MODELS = [(m, IMAGE, 0) for m in ["resnet18", "resnet50", "vgg11", "mobilenet_v2", "densenet121", "squeezenet1_0",
                                   "alexnet", "efficientnet_b0", "shufflenet_v2_x0_5", "googlenet"]]
-MODELS.append(("lm_fixture:tiny_lm", [32], 1000))
+MODELS.append(("lm_fixture:tiny_lm", [32], 2000))
 CAPS_MB = [25, 1]
 BATCH = 2
 

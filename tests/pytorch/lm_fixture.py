@@ -5,7 +5,7 @@ import torch
 
 
 class TinyLM(torch.nn.Module):
-    def __init__(self, vocab=1000, dim=64, heads=4, layers=2):
+    def __init__(self, vocab=2000, dim=128, heads=4, layers=2):
         super().__init__()
         self.embed = torch.nn.Embedding(vocab, dim)
         self.blocks = torch.nn.ModuleList(
