@@ -1,15 +1,15 @@
-// Issue 19: model files (app/model_file.hpp), buckets in gradient-ready order
-// (sim/training/buckets.hpp), and precision, checkpointing and flash attention in memory and
-// compute (sim/training/precision.hpp), against hand computations.
+// Issue 19: model files (app/input/model_file.hpp), buckets in gradient-ready order
+// (sim/step/buckets.hpp), and precision, checkpointing and flash attention in memory and
+// compute (sim/step/precision.hpp), against hand computations.
 #include <catch2/catch.hpp>
 
-#include "app/model_file.hpp"
-#include "app/scenario_loader.hpp"
-#include "sim/training/buckets.hpp"
-#include "sim/training/memory.hpp"
-#include "sim/training/model_zoo.hpp"
-#include "sim/training/precision.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/model_file.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/buckets.hpp"
+#include "sim/step/memory.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/step/precision.hpp"
+#include "sim/study/scenario.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
