@@ -114,7 +114,7 @@ TEST_CASE("flash attention drops the heads x seq^2 matrices; checkpointing keeps
   CHECK(static_cast<double>(eager.activations.n - flash.activations.n) == Approx(layers * (5 * a * s * s - 4 * a * s)).epsilon(1e-12));
   // Checkpointing: the 12 blocks h.N keep their input (s h) and one block is live at a time.
   const MemoryBreakdown ckpt = memory(m, Precision::bf16, true, true);
-  CHECK(ckpt.activations.n < flash.activations.n / 5);
+  CHECK(ckpt.activations.n < flash.activations.n / 2);  // what stays: lm_head's logits (s x vocab) and the embeddings
   CHECK(checkpoint_blocks(m)[0] == -1);  // wte
   CHECK(checkpoint_blocks(m)[2] == 0);   // h.0.ln_1
   const double block_in = s * h * 2;     // 2 B each
