@@ -15,6 +15,7 @@ double modelled_step(const sim::ScenarioSpec& spec)
   sim::ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
+  cp.activation_checkpointing = spec.training.activation_checkpointing;
   const sim::LayerTimes t = sim::layer_times(spec.model, spec.cluster.instance.gpu, cp);
   return (t.forward_total + t.backward_total).seconds();
 }
@@ -30,7 +31,7 @@ JobContext context_of(const sim::ScenarioSpec& s)
                     s.model.name,
                     s.model.parameter_count(),
                     s.training.batch_per_gpu,
-                    std::string(to_string(s.training.precision))};
+                    (s.training.amp ? "amp-" : "") + std::string(to_string(s.training.precision))};
 }
 
 const std::vector<Knob>& knobs()

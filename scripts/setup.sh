@@ -9,6 +9,7 @@ packages=(
   libsimgrid-dev libboost-graph-dev libeigen3-dev libyaml-cpp-dev libcli11-dev
   catch2 nlohmann-json3-dev libbenchmark-dev librapidcheck-dev
   python3-jsonschema python3-yaml
+  python3-torch python3-torchvision  # real PyTorch: scripts/export_model.py, ctest -R pytorch (issue 19)
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
   chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)

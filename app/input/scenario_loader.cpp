@@ -5,6 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "app/input/distribution.hpp"
 #include "app/input/observed_loader.hpp"
+#include "app/input/precision_loader.hpp"  // issue 19
 #include "app/input/profile_io.hpp"
 #include "app/input/scenario_checks.hpp"
 #include "app/input/scenario_keys.hpp"
@@ -112,9 +113,10 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, scenario_keys("model"));
   const bool has_layers = n["layers"].IsDefined();
+  const bool has_file = n["file"].IsDefined();  // issue 19: app/precision_loader.hpp
   std::vector<std::string> presets;
   for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
-  auto preset = r.choice(n, path, "preset", !has_layers, presets);
+  auto preset = r.choice(n, path, "preset", !has_layers && !has_file, presets);
   if (preset) {
     std::vector<std::uint64_t> widths;
     if (YAML::Node w = n["widths"]; w.IsDefined()) {
@@ -149,6 +151,7 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
       m.layers.push_back(std::move(layer));
     }
   }
+  read_model_source(r, n, m);  // issue 19: model.file, model.attention
   if (auto name = r.string(n, path, "name", false)) m.name = *name;
 }
 
@@ -200,7 +203,6 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
     if (n["grad_accum_steps"].IsDefined()) r.error(n["global_batch"], "training.global_batch", "give either grad_accum_steps or global_batch");
     t.global_batch = static_cast<std::uint64_t>(*g);
   }
-  if (auto h = r.choice(n, path, "comm_hook", false, {"none", "fp16_compress"})) t.fp16_compress = *h == "fp16_compress";
   if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
   if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
@@ -218,8 +220,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
     }
   }
   if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);
-  if (auto p = r.choice(n, path, "precision", false, {"fp32", "tf32", "fp16", "bf16"}))
-    t.precision = *p == "fp16" ? Precision::fp16 : *p == "bf16" ? Precision::bf16 : *p == "tf32" ? Precision::tf32 : Precision::fp32;
+  read_precision(r, n, t);  // issue 19: precision, comm_hook, activation_checkpointing
   // DDP(bucket_cap_mb=X) given explicitly: PyTorch 2.x then caps the first bucket at X as well
   // (distributed.py: first bucket = _DEFAULT_FIRST_BUCKET_BYTES only when bucket_cap_mb is None).
   if (auto c = r.number(n, path, "bucket_cap_mb", false, 0.001, 1 << 20))

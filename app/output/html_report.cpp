@@ -146,18 +146,18 @@ std::string scenario_html(const sim::ScenarioReport& rep)
     body += section("Communication timeline", timeline_chart(rows), kTimelineNote);
   }
   std::string table = "<table>\n" +
-                      row({"instance", "framework", "nodes", "GPUs", "step", "samples/s", "total", "speedup", "eff",
-                           "cost", "bound", "memory/GPU", "observed"},
-                          {0, 1, 10}, true);
+                      row({"instance", "framework", "nodes", "GPUs", "step", "samples/s", "tokens/s", "MFU", "total",
+                           "speedup", "eff", "cost", "bound", "memory/GPU", "observed"},
+                          {0, 1, 12}, true);
   for (const sim::ConfigResult& r : rep.results)
     table += row({r.instance, r.framework + (r.compiler.empty() ? "" : "+compiler"), std::to_string(r.nodes),
                   std::to_string(r.gpus), human_time(r.step_time_s),
-                  fmt("%.0f", r.samples_per_s),
-                  r.fits ? human_time(r.total_time_s) : "-",
+                  fmt("%.0f", r.samples_per_s), r.tokens_per_s > 0 ? fmt("%.0f", r.tokens_per_s) : "-",
+                  fmt("%.0f%%", r.mfu * 100), r.fits ? human_time(r.total_time_s) : "-",
                   band(fmt("%.2fx", r.speedup), r.speedup_band.p10, r.speedup_band.p90, "%.2f", r.speedup_band.set),
                   fmt("%.0f%%", r.scaling_efficiency * 100), r.fits ? fmt("$%.2f", r.cost_usd) : "-", r.bound,
                   fit_note(r), r.observed_minutes ? human_time(*r.observed_minutes * 60) : "-"},
-                 {0, 1, 10}, false, r.fits ? "" : "bad");
+                 {0, 1, 12}, false, r.fits ? "" : "bad");
   table += "</table>\n";
   std::string notes;
   for (const std::string& n : rep.notes) notes += "<p class=\"note\">" + escape(n) + "</p>\n";

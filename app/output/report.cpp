@@ -212,14 +212,17 @@ std::string scenario_table(const sim::ScenarioReport& rep)
   };
   // Left-aligned text columns: instance, framework, bound.
   std::vector<Col> cols{{"instance", 16},         {"framework", 16},  {"nodes", 5},   {"gpus", 5},
-                        {"step", 10 + wide},      {"samples/s", 11 + wide}, {"compute", 10}, {"comm", 10},
+                        {"step", 10 + wide},      {"samples/s", 11 + wide}, {"MFU", 5}, {"compute", 10}, {"comm", 10},
                         {"exposed", 10},          {"loader", 10},     {"optim", 10},  {"bound", 13},
                         {"total", 10 + wide},     {"speedup", 8 + wide}, {"eff", 6},  {"cost", 10 + wide},
                         {"memory/GPU", 10}};
-  auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 11; };
+  auto left = [](std::size_t i) { return i == 0 || i == 1 || i == 12; };
+  bool tokens = false;  // issue 19: tokens/s for sequence models
+  for (const auto& r : rep.results) tokens = tokens || r.tokens_per_s > 0;
+  if (tokens) cols.insert(cols.begin() + 6, Col{"tokens/s", 11});
   if (uncalibrated) cols.push_back({"uncalibrated", 12});
   if (observed) cols.insert(cols.end(), {{"observed", 10}, {"obs.speedup", 11}, {"error", 8}});
-  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i));
+  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cols[i].head, cols[i].width, !left(i + (tokens && i > 6 ? -1 : 0)));
   out += "\n";
   for (const auto& r : rep.results) {
     const auto* base = &sim::block_base(rep.results, r);  // speedups within the framework's block
@@ -229,6 +232,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    std::to_string(r.gpus),
                                    time_band(r.step_time_s, r.step_band),
                                    with_band(fmt("%.0f", r.samples_per_s), "%.0f", 1, r.samples_band),
+                                   fmt("%.0f%%", r.mfu * 100),
                                    human_time(r.compute_s),
                                    human_time(r.comm_s),
                                    human_time(r.exposed_comm_s),
@@ -240,6 +244,7 @@ std::string scenario_table(const sim::ScenarioReport& rep)
                                    fmt("%.0f%%", r.scaling_efficiency * 100),
                                    r.fits ? with_band(fmt("$%.2f", r.cost_usd), "%.2f", 1, r.cost_band) : "-",
                                    gib(r.memory.total()) + (r.fits ? "" : " !")};
+    if (tokens) cells.insert(cells.begin() + 6, fmt("%.0f", r.tokens_per_s));
     if (uncalibrated)
       cells.push_back(r.uncalibrated_total_s ? human_time(*r.uncalibrated_total_s) : "-");
     if (observed) {
@@ -255,10 +260,12 @@ std::string scenario_table(const sim::ScenarioReport& rep)
         cells.insert(cells.end(), {"-", "-", "-"});
       }
     }
-    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cells[i], cols[i].width, !left(i));
+    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "  " : "") + pad(cells[i], cols[i].width, !left(i + (tokens && i > 6 ? -1 : 0)));
     out += "\n";
   }
-  out += "\nstep = one optimizer step per GPU = compute + exposed + loader + optim; compute = forward + backward\n"
+  out += "\nMFU = model FLOPs (forward + backward, no recomputation) per second over the GPUs' dense peak in the\n"
+         "training precision" + std::string(tokens ? "; tokens/s = samples/s x tokens per sample" : "") + ";\n";
+  out += "step = one optimizer step per GPU = compute + exposed + loader + optim; compute = forward + backward\n"
          "(all micro-steps); comm = gradient reduction time per step, exposed = not hidden behind backward;\n"
          "loader = waiting for input; optim = optimizer + framework overhead; bound = what dominates the step;\n"
          "total = start-up + steps x step; cost = instances x hours x on-demand price; speedup and eff(iciency)\n"
@@ -324,6 +331,8 @@ std::string scenario_json(const sim::ScenarioReport& rep)
     put_band(o, "step_time_s", r.step_band);
     o["samples_per_s"] = r.samples_per_s;
     put_band(o, "samples_per_s", r.samples_band);
+    o["mfu"] = r.mfu;                    // issue 19
+    o["tokens_per_s"] = r.tokens_per_s;  // 0: not a sequence model
     o["steps"] = r.steps;
     // A row that does not fit in memory cannot run: no total time, no cost (null).
     o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
@@ -394,7 +403,7 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
       "scaling_efficiency,compute_s,comm_s,exposed_comm_s,optimizer_s,loader_wait_s,bound,buckets,cost_usd,"
       "observed_total_time_s,fits,memory_gib,warnings,step_time_s_p10,step_time_s_p90,samples_per_s_p10,"
       "samples_per_s_p90,total_time_s_p10,total_time_s_p90,speedup_p10,speedup_p90,cost_usd_p10,cost_usd_p90,"
-      "uncalibrated_total_time_s";
+      "uncalibrated_total_time_s,mfu,tokens_per_s";
   // Failures and checkpoints (issue 12): extra columns only when the scenario asks for them.
   bool res = false;
   for (const auto& r : rep.results) res = res || r.resilience.has_value();
@@ -423,6 +432,7 @@ std::string scenario_csv(const sim::ScenarioReport& rep)
     for (const auto* b : {&r.step_band, &r.samples_band, &r.total_band, &r.speedup_band, &r.cost_band})
       out += b->set ? "," + g(b->p10) + "," + g(b->p90) : ",,";
     out += "," + (r.uncalibrated_total_s ? g(*r.uncalibrated_total_s) : "");
+    out += "," + g(r.mfu) + "," + g(r.tokens_per_s);  // issue 19
     if (deg) {
       std::string d;
       for (const std::string& x : r.degraded) d += (d.empty() ? "" : "; ") + x;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "sim/step/precision.hpp"
 
 namespace ddpsim::sim {
 
@@ -15,15 +16,17 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
   const double batch = params.batch_per_gpu;
   std::vector<double> fwd, bwd;
   double fwd_sum = 0, bwd_sum = 0;
-  for (const Layer& l : model.layers) {
+  const std::vector<int> blocks = params.activation_checkpointing ? checkpoint_blocks(model) : std::vector<int>();
+  for (std::size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& l = model.layers[i];
     double weights = 0;
     for (const Tensor& t : l.params) weights += static_cast<double>(t.numel);
     // Forward reads weights and writes activations; backward reads both and writes gradients of
     // both, so about twice the traffic.
     const double bytes_fwd = (weights + 2 * l.activation_elems_per_sample * batch) * elem;
     const double f = std::max(l.fwd_flops_per_sample * batch / peak, bytes_fwd / gpu.hbm.bytes_per_s);
-    const double b = std::max(l.fwd_flops_per_sample * batch * model.backward_flops_factor / peak,
-                              2 * bytes_fwd / gpu.hbm.bytes_per_s);
+    double b = std::max(l.fwd_flops_per_sample * batch * backward_factor(model, l) / peak, 2 * bytes_fwd / gpu.hbm.bytes_per_s);
+    if (!blocks.empty() && blocks[i] >= 0) b += f;  // activation checkpointing: forward again (precision.hpp)
     fwd.push_back(f);
     bwd.push_back(b);
     fwd_sum += f;

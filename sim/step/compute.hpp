@@ -20,6 +20,7 @@ struct ComputeParams {
   Time kernel_overhead = Time::from_us(5);  // per layer and pass: launch + framework cost (docs/model.md)
   std::optional<double> measured_step_s;    // measured single-GPU forward+backward, no DDP
   double speedup = 1.0;                // what-if: divide compute time (e.g. a compiler)
+  bool activation_checkpointing = false;  // training.activation_checkpointing (precision.hpp)
 };
 
 struct LayerTimes {

@@ -34,7 +34,7 @@ class IterationRun {
     if (o.copy_hbm.bytes_per_s > 0)
       for (std::size_t l = 0; l < model_.layers.size(); ++l) {
         Bytes grads{0};
-        for (const Tensor& t : model_.layers[l].params) grads += Bytes{t.numel * static_cast<std::uint64_t>(s_.framework.bytes_per_element)};
+        for (const Tensor& t : model_.layers[l].params) grads += Bytes{(t.grad ? t.numel : 0) * static_cast<std::uint64_t>(s_.framework.bytes_per_element)};
         copy_in_[l] = transfer_time(2.0 * grads.as_double(), o.copy_hbm);  // in: read + write (half of bucket_copy_time)
         copy_out_ += copy_in_[l];                                      // out: the other half, after the reductions
       }

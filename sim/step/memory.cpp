@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "sim/step/precision.hpp"
 #include "sim/step/sharded.hpp"
 
 namespace ddpsim::sim {
@@ -39,7 +40,9 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
   DDPSIM_CHECK(in.model != nullptr && in.ranks >= 1 && in.batch_per_gpu >= 1, "incomplete memory input");
   const ModelSpec& m = *in.model;
   const double p = static_cast<double>(m.parameter_count());
-  const int elem = mixed(in.precision) ? 2 : 4;  // parameters, gradients and activations
+  const double trained = static_cast<double>(m.trainable_count());  // gradients and optimizer state
+  const int act = mixed(in.precision) ? 2 : 4;           // activations
+  const int elem = in.amp ? 4 : act;                     // parameters and gradients (precision.hpp)
   const ShardStage stage = shard_stage(in.framework);
   const int opt_ranks = stage >= ShardStage::optimizer ? in.ranks : 1;
   const int grad_ranks = stage >= ShardStage::gradients ? in.ranks : 1;
@@ -48,9 +51,11 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
   MemoryBreakdown r;
   r.capacity = in.capacity;
   r.parameters = shard(p, elem, param_ranks);
-  r.gradients = shard(p, elem, grad_ranks);
-  const int states = (in.optimizer == Optimizer::adam ? 2 : 1) + (mixed(in.precision) ? 1 : 0);  // x 4 B each
-  r.optimizer = shard(p * states, 4, opt_ranks);
+  if (in.amp && mixed(in.precision)) r.parameters += shard(p, 2, param_ranks);  // autocast's 16-bit weight copies
+  r.gradients = shard(trained, elem, grad_ranks);
+  // x 4 B each; a separate fp32 master copy only when the model itself is 16-bit (not under AMP).
+  const int states = (in.optimizer == Optimizer::adam ? 2 : 1) + (mixed(in.precision) && !in.amp ? 1 : 0);
+  r.optimizer = shard(trained * states, 4, opt_ranks);
 
   switch (in.framework) {
     case Framework::pytorch_ddp:
@@ -58,7 +63,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
     case Framework::smddp:
     case Framework::parameter_server:
     case Framework::gloo:
-      r.buckets = Bytes{static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(elem)};  // flat bucket copy
+      r.buckets = Bytes{static_cast<std::uint64_t>(trained) * static_cast<std::uint64_t>(elem)};  // flat bucket copy
       break;
     case Framework::horovod: r.buckets = in.fusion_buffer; break;
     case Framework::zero1:
@@ -76,12 +81,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
     }
   }
 
-  double saved = 0, masks = 0;
-  for (const Layer& l : m.layers) {
-    saved += l.saved_elems_per_sample >= 0 ? l.saved_elems_per_sample : l.activation_elems_per_sample;
-    masks += l.saved_mask_bytes_per_sample;
-  }
-  r.activations = Bytes{static_cast<std::uint64_t>(std::ceil((saved * elem + masks) * in.batch_per_gpu))};
+  r.activations = Bytes{static_cast<std::uint64_t>(std::ceil(activation_bytes(m, act, in.batch_per_gpu, in.activation_checkpointing)))};
   r.workspace = runtime_workspace();
   return r;
 }

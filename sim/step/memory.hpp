@@ -1,6 +1,6 @@
 // Will it fit: the peak memory one GPU needs for a data-parallel training step, against the
 // GPU's memory (catalog). docs/model.md ("Memory") has the formulas and their sources.
-//   parameters  P x (2 under fp16/bf16 mixed precision, else 4) bytes
+//   parameters  P x (2 under fp16/bf16, else 4) bytes; AMP 4 + 2 (autocast's copies; precision.hpp)
 //   gradients   P x the same element size
 //   optimizer   fp32 master weights under mixed precision (4 P) + states: Adam 2 x 4 P (m, v),
 //               SGD with momentum 1 x 4 P (ZeRO paper, arXiv 1910.02054, section 3.1: K = 12
@@ -10,6 +10,7 @@
 //               sharded frameworks' reduce-scatter/all-gather buckets (2 x bucket cap) and, for
 //               zero-3/fsdp, the gathered parameters of the current and the prefetched layer
 //   activations per micro-batch: sum over layers of saved elements x batch x element size
+//               (checkpointing and flash attention: precision.hpp)
 //               + dropout masks (model.hpp; transformers per Korthikanti et al., arXiv 2205.05198)
 //   workspace   CUDA context + NCCL buffers (see memory.cpp)
 // Sharding (sharded.hpp) divides optimizer state, then gradients, then parameters by the ranks.
@@ -36,6 +37,8 @@ struct MemoryInput {
   Bytes bucket_cap{25 * MiB};
   Bytes fusion_buffer{0};   // Horovod's fusion threshold (0 for the others)
   Bytes capacity;           // the GPU's memory
+  bool amp = false;         // precision amp-fp16/amp-bf16 (precision.hpp)
+  bool activation_checkpointing = false;
 };
 
 struct MemoryBreakdown {

@@ -11,6 +11,15 @@ namespace ddpsim::sim {
 struct Tensor {
   std::string name;
   std::uint64_t numel = 0;
+  // False: the tensor gets no gradient (requires_grad=False, or unused in forward): DDP leaves it
+  // out of its buckets and the optimizer keeps no state for it (model files, issue 19).
+  bool grad = true;
+};
+
+// One parameter tensor: layer index in ModelSpec::layers, tensor index in Layer::params.
+struct TensorRef {
+  std::size_t layer = 0;
+  std::size_t tensor = 0;
 };
 
 struct Layer {
@@ -23,14 +32,24 @@ struct Layer {
   // layer's output is the next layer's saved input). Plus 1-byte dropout masks.
   double saved_elems_per_sample = -1;
   double saved_mask_bytes_per_sample = 0;
+  // Attention cores: elements of one heads x seq x seq score matrix per sample (0: not attention).
+  // Eager attention keeps the softmax output, the dropout output and the dropout mask of that
+  // size; flash attention keeps none of them (sim/step/precision.hpp).
+  double attention_scores_per_sample = 0;
 };
 
 struct ModelSpec {
   std::string name;
   std::vector<Layer> layers;           // in registration order
   double backward_flops_factor = 2.0;  // backward = 2 x forward (input and weight gradients)
+  // The order autograd makes the gradients ready in (a model file's grad_order, measured on the
+  // real module); empty: reverse registration order, layer by layer.
+  std::vector<TensorRef> grad_order{};
+  bool flash_attention = false;         // model.attention: flash (attention cores keep no score matrix)
+  std::uint64_t tokens_per_sample = 0;  // sequence models: tokens per sample (0: not a sequence model)
 
   std::uint64_t parameter_count() const;
+  std::uint64_t trainable_count() const;  // parameters that receive a gradient
   std::size_t tensor_count() const;
   double fwd_flops_per_sample() const;
 };

@@ -12,6 +12,14 @@ std::uint64_t ModelSpec::parameter_count() const
   return n;
 }
 
+std::uint64_t ModelSpec::trainable_count() const
+{
+  std::uint64_t n = 0;
+  for (const Layer& l : layers)
+    for (const Tensor& t : l.params) n += t.grad ? t.numel : 0;
+  return n;
+}
+
 std::size_t ModelSpec::tensor_count() const
 {
   std::size_t n = 0;

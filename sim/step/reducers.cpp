@@ -33,8 +33,11 @@ class DdpReducer final : public GradientReducer {
 
   void gradient_ready(Engine& engine, std::size_t layer) override
   {
-    for (std::size_t b : per_layer_[layer])
-      if (--pending_[b] == 0) bucket_ready(engine.now(), b);
+    for (std::size_t b : per_layer_[layer]) --pending_[b];
+    // The Reducer launches buckets strictly in order (reducer.cpp, mark_bucket_ready): a bucket
+    // whose gradients are all ready waits for the ones before it (a model's grad_order can fill
+    // a later bucket first).
+    while (next_ < buckets_.size() && pending_[next_] == 0) bucket_ready(engine.now(), next_++);
   }
 
  private:
@@ -63,6 +66,7 @@ class DdpReducer final : public GradientReducer {
   std::vector<std::vector<std::size_t>> per_layer_;  // buckets holding each layer's tensors (one entry per tensor)
   std::vector<std::size_t> pending_;                  // tensors each bucket still waits for
   std::size_t left_ = 0;
+  std::size_t next_ = 0;  // the next bucket to launch
   CommJob buffer_;
 };
 

@@ -37,6 +37,7 @@ class TransformerBuilder {
     const double h = static_cast<double>(hidden), a = static_cast<double>(heads);
     m_.layers.back().saved_elems_per_sample = 3.0 * seq_ * h + 2.0 * a * seq_ * seq_;
     m_.layers.back().saved_mask_bytes_per_sample = a * seq_ * seq_;
+    m_.layers.back().attention_scores_per_sample = a * seq_ * seq_;  // what flash attention does not keep
   }
 
   void embedding(const std::string& name, std::uint64_t rows, std::uint64_t dim)
@@ -78,6 +79,7 @@ ModelSpec make_bert(const std::string& name, std::uint64_t hidden, int layers, s
   const std::uint64_t inter = 4 * hidden;
   const double h = static_cast<double>(hidden);
   ModelSpec m{name, {}};
+  m.tokens_per_sample = seq;
   TransformerBuilder b(m, seq);
   b.embedding("embeddings.word_embeddings", vocab, hidden);
   b.embedding("embeddings.position_embeddings", positions, hidden);
@@ -119,6 +121,7 @@ ModelSpec make_gpt2(const std::string& name, std::uint64_t hidden, int layers, s
   constexpr std::uint64_t vocab = 50257, positions = 1024;
   const double h = static_cast<double>(hidden);
   ModelSpec m{name, {}};
+  m.tokens_per_sample = seq;
   TransformerBuilder b(m, seq);
   b.embedding("wte", vocab, hidden);
   b.embedding("wpe", positions, hidden);

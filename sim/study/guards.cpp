@@ -8,6 +8,7 @@
 #include "sim/step/compute.hpp"
 #include "sim/study/global_batch.hpp"
 #include "sim/step/sharded.hpp"
+#include "sim/step/precision.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -30,6 +31,7 @@ std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int g
   ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
+  cp.activation_checkpointing = spec.training.activation_checkpointing;
   const std::string compute_field = spec.compute.measured_step_s ? "compute.measured_step_s" : "model";
   double micro = INFINITY;  // forward + backward of one micro-step
   try {
@@ -46,7 +48,7 @@ std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int g
   // All-reduce lower bound: every node must send at least (nodes-1)/nodes of the gradients out
   // through its NICs (any algorithm: each node's contribution must reach every other node).
   const double grad_bytes =
-      static_cast<double>(spec.model.parameter_count()) * std::min(bytes_per_element(spec.training.precision),
+      static_cast<double>(spec.model.parameter_count()) * std::min(gradient_bytes(spec.training.precision, spec.training.amp),
                                                                     spec.training.fp16_compress ? 2 : 8);
   if (nodes > 1) {
     const double nic = inst.nic.bandwidth.bytes_per_s * std::max(1, inst.nic.count);

@@ -13,6 +13,7 @@
 #include "sim/step/iteration.hpp"
 #include "sim/step/memory.hpp"
 #include "sim/step/overhead_setup.hpp"
+#include "sim/step/precision.hpp"
 #include "sim/step/sharded.hpp"
 #include "sim/study/sweep.hpp"
 #include "sim/study/whatif.hpp"  // issue 12
@@ -54,6 +55,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
+  cp.activation_checkpointing = spec.training.activation_checkpointing;
 
   IterationSetup setup;
   setup.model = &spec.model;
@@ -62,7 +64,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   fo.framework = cfg.framework;
   fo.bucket_cap = spec.training.bucket_cap;
   fo.first_bucket_cap = spec.training.first_bucket_cap;
-  fo.bytes_per_element = bytes_per_element(spec.training.precision);
+  fo.bytes_per_element = gradient_bytes(spec.training.precision, spec.training.amp);
   fo.fp16_compress = spec.training.fp16_compress;
   fo.horovod = spec.training.horovod;
   fo.fusion_threshold = spec.training.fusion_threshold;
@@ -111,6 +113,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.step_time_s = it.step.seconds();
   const double global_batch = batches * r.gpus;
   r.samples_per_s = global_batch / r.step_time_s;
+  r.mfu = r.samples_per_s * model_flops_per_sample(spec.model) / (r.gpus * inst.gpu.peak_flops(spec.training.precision));
+  r.tokens_per_s = r.samples_per_s * static_cast<double>(spec.model.tokens_per_sample);
   if (spec.training.steps) {
     r.steps = *spec.training.steps;
   } else {
@@ -149,7 +153,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
                                         r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
                                         cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
-                                        inst.gpu.memory});
+                                        inst.gpu.memory, spec.training.amp, spec.training.activation_checkpointing});
   r.fits = r.memory.fits();
   // Issue 12: stragglers and jitter on top of the nominal iteration (sim/study/stragglers.hpp).
   if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);

@@ -42,7 +42,7 @@ struct TrainingSpec {
   std::vector<Framework> compare;  // more frameworks to run on every node count (after `framework`)
   int grad_accum_steps = 1;       // micro-steps per optimizer step; all-reduce on the last only
   std::optional<std::uint64_t> global_batch;  // fixed samples per step: accumulation per row (global_batch.hpp)
-  bool fp16_compress = false;     // DDP fp16_compress_hook (Horovod: hvd.Compression.fp16)
+  bool fp16_compress = false;     // DDP fp16/bf16_compress_hook (Horovod: hvd.Compression.fp16): 2 B on the wire
   Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
   bool gradient_as_bucket_view = false;  // DDP's knob (PyTorch default False): no copies into buckets
   HorovodDefaults horovod = HorovodDefaults::post_2020;
@@ -52,6 +52,10 @@ struct TrainingSpec {
   Time gloo_step_overhead = Time::from_us(20);  // TCP per ring step (docs/model.md)
   int batch_per_gpu = 32;
   Precision precision = Precision::fp32;
+  // precision amp-fp16 / amp-bf16 (issue 19): autocast computes in `precision`, parameters,
+  // gradients (so DDP's buckets) and optimizer state stay fp32 (sim/step/precision.hpp).
+  bool amp = false;
+  bool activation_checkpointing = false;  // keep activations at block boundaries, recompute forward in backward
   Bytes bucket_cap{25 * MiB};
   Bytes first_bucket_cap{1 * MiB};
   std::uint64_t samples = 0;      // per epoch
@@ -144,6 +148,10 @@ struct ConfigResult {
   // bucket copies (in backward and before the optimizer), all collectives' launch cost and
   // Horovod's negotiation (the last two are part of exposed_comm_s where not hidden).
   double interference_s = 0, bucket_copy_s = 0, launch_s = 0, negotiation_s = 0;
+  // Issue 19: model FLOPs utilisation (forward + backward of the model, recomputation not
+  // counted, over the GPUs' dense peak in the compute precision) and tokens per second (sequence
+  // models; 0 otherwise).
+  double mfu = 0, tokens_per_s = 0;
   std::optional<ResilienceResult> resilience;  // what-if results (sim/study/whatif.hpp)
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
@@ -183,6 +191,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.cost_usd), f(r.observed_minutes), f(r.warnings), f(r.simulated);
   f(r.memory), f(r.fits), f(r.gather_s);  // [issue 11]
   f(r.interference_s), f(r.bucket_copy_s), f(r.launch_s), f(r.negotiation_s);  // issue 9
+  f(r.mfu), f(r.tokens_per_s);  // issue 19
   f(r.stragglers);  // issue 12 (computed in run_config); the other what-ifs are applied in the parent
 }
 

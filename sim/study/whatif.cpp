@@ -36,7 +36,9 @@ void apply_whatifs(const ScenarioSpec& spec, ConfigResult& r)
   }
   if (spec.resilience) {
     const int gpn = r.gpus / std::max(1, r.nodes);
-    ResilienceResult res = evaluate_resilience(*spec.resilience, spec.model.parameter_count(), spec.training.precision,
+    // AMP checkpoints fp32 weights and the optimizer state, with no separate master copy.
+    const Precision weights = spec.training.amp ? Precision::fp32 : spec.training.precision;
+    ResilienceResult res = evaluate_resilience(*spec.resilience, spec.model.parameter_count(), weights,
                                                spec.training.optimizer, r.nodes, gpn, r.total_time_s - r.startup_s);
     // Billed from start-up to the end, as the failure-free cost, plus every failure's lost time.
     res.expected_total_time_s = r.startup_s + res.expected_time_s;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "app/input/catalog_loader.hpp"
 #include "app/input/scenario_keys.hpp"
@@ -79,4 +80,30 @@ TEST_CASE("schema: the loader rejects a key the table does not list and accepts 
                     Catch::Contains("engin") && Catch::Contains("t.yaml:5:1"));
   CHECK_THROWS_WITH(ddpsim::app::parse_scenario("t.yaml", base + "engine: fast\n", catalog), Catch::Contains("engine"));
   CHECK_THROWS_AS(ddpsim::app::scenario_keys("no.such.section"), ddpsim::InternalError);
+}
+
+TEST_CASE("schema: every enum value of issue 19's keys is one the loader accepts, and no other", "[schema]")
+{
+  const auto& catalog = ddpsim::app::builtin_catalog();
+  const json schema = load_schema();
+  const auto props = [&](const char* section) { return schema["properties"][section]["properties"]; };
+  const std::vector<std::tuple<std::string, std::string, json>> keys{
+      {"training", "precision", props("training")["precision"]["enum"]},
+      {"training", "comm_hook", props("training")["comm_hook"]["enum"]},
+      {"model", "attention", props("model")["attention"]["enum"]}};
+  for (const auto& [section, key, values] : keys) {
+    REQUIRE(values.size() >= 2);
+    std::vector<std::string> all = values.get<std::vector<std::string>>();
+    all.push_back("no-such-value");
+    for (const std::string& v : all) {
+      std::string model = "model: {preset: gpt2, seq_len: 128}\n";
+      std::string training = "training: {framework: pytorch-ddp, batch_per_gpu: 8, samples: 1000}\n";
+      std::string& text = section == "model" ? model : training;
+      text.insert(text.size() - 2, ", " + key + ": " + v);
+      const std::string s = "name: t\ncluster: {instance: p4d.24xlarge, nodes: 1}\n" + model + training;
+      INFO(s);
+      if (v == "no-such-value") CHECK_THROWS_WITH(ddpsim::app::parse_scenario("t.yaml", s, catalog), Catch::Contains(key));
+      else CHECK_NOTHROW(ddpsim::app::parse_scenario("t.yaml", s, catalog));
+    }
+  }
 }
