@@ -13,6 +13,7 @@
 #include "app/job_profile_io.hpp"
 #include "app/output.hpp"
 #include "app/scenario_loader.hpp"
+#include "calibrate/plausibility.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -125,6 +126,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
          "leave-one-out = the error on a fitted row when the fit leaves it out.\n";
   write_output(opt.out, job_profile_yaml(fit, opt.scenario));
   std::cout << out << "wrote " << opt.out << "\n";
+  for (const std::string& w : calibrate::job_warnings(fit)) std::cerr << "ddpsim: warning: " << w << "\n";
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "app/yaml_reader.hpp"
+#include "calibrate/plausibility.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -42,6 +43,11 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   e << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
   for (const calibrate::RowFit& r : fit.rows) e << describe(r);
   e << YAML::EndSeq << YAML::EndMap;
+  if (const auto warnings = calibrate::job_warnings(fit); !warnings.empty()) {  // issue 18 item 4
+    e << YAML::Key << "warnings" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& w : warnings) e << w;
+    e << YAML::EndSeq;
+  }
   const calibrate::JobContext& c = fit.context;
   e << YAML::Key << "context" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "instance" << YAML::Value << c.instance << YAML::Key << "gpu" << YAML::Value << c.gpu;
@@ -76,7 +82,7 @@ JobProfile load_job_profile(const std::string& path)
   JobProfile p;
   p.file = path;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"kind", "provenance", "context", "sigma", "sigma_from", "knobs", "covariance_ln"});
+  r.allow_keys(root, "", {"kind", "provenance", "warnings", "context", "sigma", "sigma_from", "knobs", "covariance_ln"});
   if (r.string(root, "", "kind", true).value_or("") != "ddpsim-job-profile" && r.ok())
     r.error(root["kind"], "kind", "not a ddpsim job profile (expected kind: ddpsim-job-profile)");
   if (const YAML::Node c = root["context"]; r.expect_map(c, "context")) {

@@ -4,6 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/distribution.hpp"
+#include "app/nccl_choice_loader.hpp"  // issue 18
 #include "app/observed_loader.hpp"
 #include "app/profile_io.hpp"
 #include "app/scenario_keys.hpp"
@@ -257,6 +258,7 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   std::vector<std::string> names{"auto"};  // auto: NCCL's choice per bucket size (the default)
   for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
   if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
+  read_nccl_choice(r, n, c);
   // A calibration profile, relative to the scenario file (so a scenario and its profile move together).
   if (auto p = r.string(n, "communication", "profile", false)) {
     const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
