@@ -1,5 +1,6 @@
 #include "calibrate/plausibility.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -84,6 +85,19 @@ std::vector<std::string> job_warnings(const JobFit& fit)
   for (const FittedKnob& k : fit.knobs)
     if (std::string w = knob_warning(k.name, k.value, k.start); !w.empty()) out.push_back(w);
   return out;
+}
+
+double loo_model_error(const JobFit& fit, int& rows)
+{
+  double sum = 0;
+  rows = 0;
+  for (const RowFit& r : fit.rows)
+    if (r.fitted && r.loo_predicted && *r.loo_predicted > 0) {
+      const double e = std::log(*r.loo_predicted / r.obs.value);
+      sum += e * e;
+      ++rows;
+    }
+  return rows > 0 ? std::sqrt(sum / rows) : 0.0;
 }
 
 }  // namespace ddpsim::calibrate

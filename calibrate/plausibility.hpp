@@ -38,6 +38,10 @@ std::vector<std::string> profile_warnings(const sim::Profile& profile);
 // the floor of the latency knobs.
 std::vector<std::string> job_warnings(const JobFit& fit);
 
+// The model error a job fit's leave-one-out predictions show: sqrt(mean ln(loo / observed)^2)
+// over the fitted rows that have one; `rows` says how many (0: none, the result is 0).
+double loo_model_error(const JobFit& fit, int& rows);
+
 // The warning for one knob value, or "" (exposed for tests).
 std::string knob_warning(const std::string& knob, double value, double start);
 

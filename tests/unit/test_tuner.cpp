@@ -166,3 +166,21 @@ TEST_CASE("scenario: communication.nccl_algo, nccl_proto and tuner", "[tuner]")
   CHECK(error_of("communication: {algorithm: ring, nccl_algo: Tree}\n").find("contradicts") != std::string::npos);
   CHECK(error_of("communication: {nccl_proto: simple}\n").find("s.yaml:5") != std::string::npos);
 }
+
+TEST_CASE("model error: the leave-one-out errors of a job fit, as an ln-space sd", "[tuner]")
+{
+  calibrate::JobFit fit;
+  calibrate::RowFit a, b, held;
+  a.fitted = b.fitted = true;
+  a.obs.value = b.obs.value = held.obs.value = 100;
+  a.loo_predicted = 110.0;
+  b.loo_predicted = 100.0 / 1.1;
+  held.loo_predicted = 200.0;  // held-back rows never count
+  fit.rows = {a, b, held};
+  int rows = 0;
+  CHECK(calibrate::loo_model_error(fit, rows) == Approx(std::log(1.1)));
+  CHECK(rows == 2);
+  fit.rows = {held};
+  CHECK(calibrate::loo_model_error(fit, rows) == 0);
+  CHECK(rows == 0);
+}
