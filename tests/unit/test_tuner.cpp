@@ -5,8 +5,8 @@
 #include "support.hpp"
 
 #include "algorithms/aws_ofi_tuner.hpp"
-#include "app/profile_io.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "calibrate/log_env.hpp"
 #include "calibrate/plausibility.hpp"
 #include "sim/network/collective_model.hpp"
