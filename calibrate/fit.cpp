@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "calibrate/log_env.hpp"
+#include "calibrate/plausibility.hpp"
 #include "sim/network/collective_model.hpp"
 #include "core/error.hpp"
 
@@ -142,8 +144,16 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   for (const NcclLog& log : logs) {
     const auto [nodes, gpn] = log_shape(instance, log);
     const Topology topo(instance, nodes, gpn);
+    LogChoice choice = log_choice(log);  // what the log's environment says NCCL ran (issue 18)
+    if (algorithm != "auto") {
+      choice.algorithm = algorithm;
+      choice.why += "; --algorithm " + algorithm;
+    }
     sim::CollectiveOptions options;
-    options.algorithm = algorithm;
+    options.algorithm = choice.algorithm;
+    options.protocol = choice.protocol;
+    options.tuner = choice.tuner;
+    prof.provenance.assumed.push_back(log.file + ": " + choice.why);
     const sim::CollectiveModel model(topo, options);  // catalog alone: the terms the fit works on
     for (const LogRow& row : log.rows) {
       sim::PricedCollective c;
@@ -164,14 +174,15 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   prof.network = fit_scope(network, "multi-node");
   prof.provenance.method =
       std::string("weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; ") +
-      (algorithm == "auto" ? std::string("NCCL's algorithm/protocol choice from its tuning.cc model")
-                           : "algorithm " + algorithm + " (forced in the logs), protocol from NCCL's tuning.cc model");
+      "algorithm and protocol per log as provenance.assumed says (the log's NCCL_ALGO/NCCL_PROTO and tuner plugin; "
+      "otherwise aws-ofi-nccl's tuner where it has tables, NCCL's tuning.cc model elsewhere)";
   for (const auto* pts : {&intra, &network})
     for (const Point& p : *pts) {
       const double t = sim::profile_time_us(p.terms, prof.scope(p.nodes), p.row->bytes);
       prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
                                              std::string(p.algorithm->name()), std::string(to_string(p.protocol))});
     }
+  prof.warnings = profile_warnings(prof);
   return prof;
 }
 

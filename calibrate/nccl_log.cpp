@@ -1,5 +1,7 @@
 #include "calibrate/nccl_log.hpp"
 
+#include "calibrate/log_env.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -219,6 +221,7 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
   if (log.rows.empty())
     fail(file, 1, 1, "no nccl-tests result rows found (expected all_reduce_perf's table or its CSV form)");
   if (log.ranks == 0) log.ranks = ranks_from_ratio(log);
+  log.environment = environment_lines(lines);
   return log;
 }
 

@@ -36,6 +36,9 @@ struct NcclLog {
   // nccl-tests' footer "# Avg bus bandwidth : X" (GB/s; mean busbw over all rows, out-of-place and
   // in-place); 0 when the log has none (CSV, a truncated log).
   double avg_busbw_GBps = 0;
+  // The lines that set NCCL's choice (NCCL_ALGO=, NCCL_PROTO=, NCCL_TUNER_PLUGIN=, ...;
+  // calibrate/log_env.hpp reads them), "" when the log names none.
+  std::string environment;
 };
 
 // Parses `text` (the content of `file`; `file` is used in messages only).

@@ -64,7 +64,8 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
     chol = ldlt.transpositionsP().transpose() * (l * dvec.asDiagonal());
   }
   const boost::math::normal standard;
-  const auto pts = latin_hypercube(static_cast<std::size_t>(samples), u.dims.size(), seed);
+  const bool model_error = u.model_error_ln_sd > 0;  // one more dimension, the last
+  const auto pts = latin_hypercube(static_cast<std::size_t>(samples), u.dims.size() + (model_error ? 1 : 0), seed);
   const std::size_t m = report.results.size();
   std::vector<std::vector<double>> step(m), thr(m), total(m), speed(m), cost(m);
   // Samples run on the analytical engine, in this process: the flow engine would cost seconds per
@@ -91,12 +92,13 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
     }
     const sim::ScenarioReport r = sim::run_scenario(s, quiet);
     DDPSIM_CHECK(r.results.size() == m, "uncertainty: a sample ran different configurations");
+    const double f = model_error ? std::exp(u.model_error_ln_sd * boost::math::quantile(standard, p.back())) : 1.0;
     for (std::size_t i = 0; i < m; ++i) {
-      step[i].push_back(r.results[i].step_time_s);
-      thr[i].push_back(r.results[i].samples_per_s);
-      total[i].push_back(r.results[i].total_time_s);
+      step[i].push_back(r.results[i].step_time_s * f);
+      thr[i].push_back(r.results[i].samples_per_s / f);
+      total[i].push_back(r.results[i].total_time_s * f);
       speed[i].push_back(r.results[i].speedup);
-      cost[i].push_back(r.results[i].cost_usd);
+      cost[i].push_back(r.results[i].cost_usd * f);
     }
   }
   for (std::size_t i = 0; i < m; ++i) {

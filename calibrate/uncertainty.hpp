@@ -31,7 +31,10 @@ struct Dimension {
 struct Uncertainty {
   std::vector<Dimension> dims;
   Eigen::MatrixXd cov;   // covariance of the normal dimensions' ln values, in their order
-  bool empty() const { return dims.empty(); }
+  // The model's own error (issue 18 item 4): every sample's times and cost x exp(N(0, sd)),
+  // throughput / the same; sd from a job fit's leave-one-out errors (0: none known).
+  double model_error_ln_sd = 0;
+  bool empty() const { return dims.empty() && !(model_error_ln_sd > 0); }
 };
 
 // ln-uniform dimension over value x [low_factor, high_factor].

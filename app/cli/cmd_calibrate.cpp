@@ -93,6 +93,8 @@ class CalibrateCommand final : public Command {
     const sim::Profile prof = calibrate::fit_profile(*inst, logs, opt_.algo);
     refuse_implausible(catalog, prof, logs);
     write_output(opt_.out, profile_yaml(prof));
+    for (const std::string& a : prof.provenance.assumed) std::cerr << "ddpsim: assumed " << a << "\n";
+    for (const std::string& w : prof.warnings) std::cerr << "ddpsim: warning: " << w << "\n";
     double worst = 0;
     for (const auto& r : prof.residuals) worst = std::max(worst, std::abs(r.error()));
     std::cerr << "ddpsim: fitted " << prof.residuals.size() << " points from " << logs.size() << " file(s); largest |error| "

@@ -13,6 +13,7 @@
 #include "app/input/job_profile_io.hpp"
 #include "app/output/output.hpp"
 #include "app/input/scenario_loader.hpp"
+#include "calibrate/plausibility.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -125,6 +126,12 @@ int run_calibrate_job(const JobCommandOptions& opt)
          "leave-one-out = the error on a fitted row when the fit leaves it out.\n";
   write_output(opt.out, job_profile_yaml(fit, opt.scenario));
   std::cout << out << "wrote " << opt.out << "\n";
+  for (const std::string& w : calibrate::job_warnings(fit)) std::cerr << "ddpsim: warning: " << w << "\n";
+  int loo_rows = 0;
+  const double model_error = calibrate::loo_model_error(fit, loo_rows);
+  std::cout << (loo_rows > 0 ? "model error for the intervals (leave-one-out, " + std::to_string(loo_rows) + " row(s)): " +
+                                   f("%.2f%%", model_error * 100) + " sd in ln\n"
+                             : std::string("model error: not measured (no leave-one-out prediction: rows <= knobs)\n"));
   return 0;
 }
 

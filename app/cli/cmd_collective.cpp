@@ -32,6 +32,7 @@ struct CollectiveOptions {
   std::string op = "all_reduce";
   std::string algo = "auto";
   std::string proto = "auto";
+  std::string tuner = "aws-ofi";
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
   int factor = 2;
@@ -138,6 +139,11 @@ class CollectiveCommand final : public Command {
         ->check(CLI::IsMember(algos));
     add_hidden_alias(cmd_, "--algo", opt_.algo)->check(CLI::IsMember(algos));
     cmd_->add_option("--proto", opt_.proto, "NCCL protocol, or auto")->check(CLI::IsMember({"auto", "LL", "LL128", "Simple"}));
+    cmd_->add_option("--tuner", opt_.tuner,
+                     "Who makes NCCL's choice: aws-ofi (aws-ofi-nccl's tuner plugin where it has tables: p5/p5e/p5en "
+                     "above 2 nodes), nccl or none (NCCL's own model)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"aws-ofi", "nccl", "none"}));
     cmd_->add_option("--min-bytes,-b", opt_.min_bytes, "Smallest size (e.g. 8, 1M)");
     cmd_->add_option("--max-bytes,-e", opt_.max_bytes, "Largest size (e.g. 8G)");
     cmd_->add_option("--factor,-f", opt_.factor, "Size multiplier between rows")->check(CLI::Range(2, 1024));
@@ -190,7 +196,9 @@ class CollectiveCommand final : public Command {
     if (!opt_.software.empty()) apply_transport(spec, parse_transport_option("--software", opt_.software));
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
-    const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
+    sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
+    algo::parse_tuner(opt_.tuner, copt.tuner);
+    const sim::CollectiveModel model(topo, copt);
     std::vector<Row> rows;
     auto predict = [&](std::uint64_t b) {
       double t = 0;

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "app/input/yaml_reader.hpp"
+#include "calibrate/plausibility.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -42,6 +43,11 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   e << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
   for (const calibrate::RowFit& r : fit.rows) e << describe(r);
   e << YAML::EndSeq << YAML::EndMap;
+  if (const auto warnings = calibrate::job_warnings(fit); !warnings.empty()) {  // issue 18 item 4
+    e << YAML::Key << "warnings" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& w : warnings) e << w;
+    e << YAML::EndSeq;
+  }
   const calibrate::JobContext& c = fit.context;
   e << YAML::Key << "context" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "instance" << YAML::Value << c.instance << YAML::Key << "gpu" << YAML::Value << c.gpu;
@@ -53,6 +59,13 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   e << YAML::Key << "sigma" << YAML::Value << num(fit.sigma);
   e << YAML::Key << "sigma_from" << YAML::Value
     << (fit.sigma_from_residuals ? "residuals" : "stated noise (as many rows as knobs)");
+  int loo_rows = 0;
+  const double model_error = calibrate::loo_model_error(fit, loo_rows);
+  if (loo_rows > 0) {  // issue 18 item 4: the intervals' model-error term
+    e << YAML::Key << "model_error_ln_sd" << YAML::Value << num(model_error);
+    e << YAML::Key << "model_error_from" << YAML::Value
+      << "leave-one-out predictions of " + std::to_string(loo_rows) + " fitted row(s)";
+  }
   e << YAML::Key << "knobs" << YAML::Value << YAML::BeginSeq;
   for (const calibrate::FittedKnob& k : fit.knobs)
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name << YAML::Key << "value"
@@ -76,7 +89,8 @@ JobProfile load_job_profile(const std::string& path)
   JobProfile p;
   p.file = path;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"kind", "provenance", "context", "sigma", "sigma_from", "knobs", "covariance_ln"});
+  r.allow_keys(root, "", {"kind", "provenance", "warnings", "context", "sigma", "sigma_from", "model_error_ln_sd",
+                          "model_error_from", "knobs", "covariance_ln"});
   if (r.string(root, "", "kind", true).value_or("") != "ddpsim-job-profile" && r.ok())
     r.error(root["kind"], "kind", "not a ddpsim job profile (expected kind: ddpsim-job-profile)");
   if (const YAML::Node c = root["context"]; r.expect_map(c, "context")) {
@@ -90,6 +104,7 @@ JobProfile load_job_profile(const std::string& path)
     p.context.precision = r.string(c, "context", "precision", true).value_or("");
   }
   p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);
+  p.model_error_ln_sd = r.number(root, "", "model_error_ln_sd", false, 0, 10).value_or(0);
   const YAML::Node ks = root["knobs"];
   if (!ks.IsDefined() || !ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
   for (std::size_t i = 0; ks.IsDefined() && ks.IsSequence() && i < ks.size(); ++i) {
@@ -156,6 +171,12 @@ std::vector<std::string> apply_job_profile(const JobProfile& p, sim::ScenarioSpe
   for (Eigen::Index a = 0; a < add; ++a)
     for (Eigen::Index b = 0; b < add; ++b) cov(old + a, old + b) = p.cov_log(used[static_cast<std::size_t>(a)], used[static_cast<std::size_t>(b)]);
   u.cov = cov;
+  if (p.model_error_ln_sd > 0 && !used.empty()) {
+    u.model_error_ln_sd = p.model_error_ln_sd;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "interval: model error x exp(N(0, %.3g)) from the fit's leave-one-out errors", p.model_error_ln_sd);
+    notes.emplace_back(buf);
+  }
   if (!used.empty())
     notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
                     std::to_string(p.knobs.size()) + " fitted knob(s)");

@@ -22,6 +22,7 @@ struct JobProfile {
   std::vector<double> values;  // physical units (knobs.hpp)
   Eigen::MatrixXd cov_log;     // of ln(values)
   double sigma = 0;
+  double model_error_ln_sd = 0;  // leave-one-out model error (0: the fit had none to measure)
 };
 
 std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& scenario);

@@ -57,9 +57,19 @@ std::string profile_yaml(const sim::Profile& p)
   out << YAML::Key << "nccl_version" << YAML::Value << (p.provenance.nccl_version.empty() ? "unknown" : p.provenance.nccl_version);
   out << YAML::Key << "method" << YAML::Value << p.provenance.method;
   out << YAML::Key << "algorithm" << YAML::Value << p.provenance.algorithm;
+  if (!p.provenance.assumed.empty()) {  // issue 18: what each log was priced with
+    out << YAML::Key << "assumed" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& a : p.provenance.assumed) out << a;
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
   emit_scope(out, "intra", p.intra);
   emit_scope(out, "network", p.network);
+  if (!p.warnings.empty()) {  // issue 18: implausible fitted values (calibrate/plausibility.hpp)
+    out << YAML::Key << "warnings" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& w : p.warnings) out << w;
+    out << YAML::EndSeq;
+  }
   out << YAML::Key << "residuals" << YAML::Value << YAML::BeginSeq;
   for (const sim::Residual& r : p.residuals) {
     out << YAML::Flow << YAML::BeginMap;
@@ -101,7 +111,9 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
   Reader r(name);
   sim::Profile p;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"instance", "provenance", "intra", "network", "residuals"});
+  r.allow_keys(root, "", {"instance", "provenance", "intra", "network", "warnings", "residuals"});
+  if (const YAML::Node w = root["warnings"]; w.IsDefined() && w.IsSequence())
+    for (const YAML::Node& x : w) p.warnings.push_back(x.as<std::string>(""));
   p.instance = r.string(root, "", "instance", true).value_or("");
   // An instance name is one printable word (catalog names are): a control character or blank
   // would be written back as something that no longer reads as this name (fuzz_profile).
@@ -111,7 +123,9 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
        })))
     r.error(root["instance"], "instance", "expected an instance name (one word without spaces or control characters)");
   if (const YAML::Node prov = root["provenance"]; prov.IsDefined() && r.expect_map(prov, "provenance")) {
-    r.allow_keys(prov, "provenance", {"inputs", "nccl_version", "method", "algorithm"});
+    r.allow_keys(prov, "provenance", {"inputs", "nccl_version", "method", "algorithm", "assumed"});
+    if (const YAML::Node a = prov["assumed"]; a.IsDefined() && a.IsSequence())
+      for (const YAML::Node& x : a) p.provenance.assumed.push_back(x.as<std::string>(""));
     if (const YAML::Node in = prov["inputs"]; in.IsSequence())
       for (const YAML::Node& f : in) p.provenance.inputs.push_back(f.as<std::string>(""));
     p.provenance.nccl_version = r.string(prov, "provenance", "nccl_version", false).value_or("");

@@ -33,7 +33,7 @@ const KeyTable& scenario_key_table()
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"}},
       {"data", {"workers", "per_sample_cpu_s"}},
-      {"communication", {"algorithm", "profile"}},
+      {"communication", {"algorithm", "nccl_algo", "nccl_proto", "tuner", "profile"}},
       {"observed", {"source", "minutes", "rows"}},
       {"observed.rows[]", {"nodes", "gpus_per_node", "framework", "instance", "total", "step_time", "samples_per_s", "source"}},
       {"resilience", {"node_mtbf", "gpu_mtbf", "mtbf_source", "checkpoint", "restart", "requeue", "monte_carlo"}},

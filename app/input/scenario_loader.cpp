@@ -4,6 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "app/input/distribution.hpp"
+#include "app/input/nccl_choice_loader.hpp"  // issue 18
 #include "app/input/observed_loader.hpp"
 #include "app/input/precision_loader.hpp"  // issue 19
 #include "app/input/profile_io.hpp"
@@ -261,6 +262,7 @@ void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& 
   std::vector<std::string> names{"auto"};  // auto: NCCL's choice per bucket size (the default)
   for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
   if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
+  read_nccl_choice(r, n, c);
   // A calibration profile, relative to the scenario file (so a scenario and its profile move together).
   if (auto p = r.string(n, "communication", "profile", false); p && *p == "none") {
     c.profile_path = "none";  // the catalog alone

@@ -87,6 +87,20 @@ PricedCollective CollectiveModel::plain(const algo::Algorithm& a, algo::Collecti
   return out;
 }
 
+// aws-ofi-nccl's choice (or nullopt: NCCL's model decides), among the pairs NCCL still allows:
+// a named algorithm (NCCL_ALGO) or protocol (NCCL_PROTO) disables the others.
+std::optional<algo::TunerChoice> CollectiveModel::plugin_choice(algo::CollectiveOp op, Bytes bytes) const
+{
+  if (!options_.nccl || options_.tuner != algo::Tuner::aws_ofi) return std::nullopt;
+  const auto allowed = [&](const algo::TunerChoice& c) {
+    if (options_.protocol && *options_.protocol != c.protocol) return false;
+    const algo::Algorithm& a = algo::Registry::instance().get(std::string(c.algorithm));
+    if (named_ && named_ != &a) return false;
+    return a.nccl_selectable() && a.supports(op) && a.available(topo_);
+  };
+  return algo::aws_ofi_choice(topo_.instance().name, op, bytes, topo_.nodes(), static_cast<int>(ranks_.size()), allowed);
+}
+
 // The profile, in the schedule: alpha and gamma join the fixed latency, 1/efficiency the wire factor.
 void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
 {
@@ -111,8 +125,12 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
       throw UserError("algorithm \"" + std::string(named_->name()) + "\" is not available on " + topo_.instance().name);
     if (named_->nccl_family() == algo::NcclFamily::nvls && options_.protocol && *options_.protocol != algo::Protocol::simple)
       throw UserError("nvls runs with the Simple protocol only");
-    best = options_.nccl && named_->nccl_selectable() ? nccl(*named_, op, bytes, options_.protocol)
-                                                      : plain(*named_, op, bytes);
+    const auto plugin = named_->nccl_selectable() ? plugin_choice(op, bytes) : std::nullopt;
+    best = plugin ? nccl(*named_, op, bytes, plugin->protocol)
+           : options_.nccl && named_->nccl_selectable() ? nccl(*named_, op, bytes, options_.protocol)
+                                                        : plain(*named_, op, bytes);
+  } else if (const auto plugin = plugin_choice(op, bytes)) {
+    best = nccl(algo::Registry::instance().get(std::string(plugin->algorithm)), op, bytes, plugin->protocol);
   } else {
     std::vector<const algo::Algorithm*> candidates = nccl_candidates(topo_, op);
     if (candidates.empty()) {  // e.g. broadcast: any registered algorithm that implements it

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algorithms/aws_ofi_tuner.hpp"
 #include "algorithms/nccl_tuning.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/network/network.hpp"
@@ -53,6 +54,9 @@ struct CollectiveOptions {
   // False for libraries that are not NCCL (Gloo, SMDDP's servers, a parameter server): no
   // per-size choice, no NCCL latency formula or protocol; the named algorithm's schedule as is.
   bool nccl = true;
+  // Who makes NCCL's per-size choice: aws-ofi-nccl's tuner plugin where it has regions
+  // (algorithms/aws_ofi_tuner.hpp), NCCL's own model for everything it leaves open.
+  algo::Tuner tuner = algo::Tuner::aws_ofi;
 };
 
 // The split of a collective's time that the profile's formula works on (microseconds).
@@ -92,6 +96,7 @@ class CollectiveModel {
   algo::Request request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const;
   PricedCollective nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
                         std::optional<algo::Protocol> only) const;
+  std::optional<algo::TunerChoice> plugin_choice(algo::CollectiveOp op, Bytes bytes) const;
   PricedCollective plain(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes) const;
   void apply_profile(PricedCollective& p, Bytes bytes) const;
 

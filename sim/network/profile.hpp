@@ -26,6 +26,7 @@ struct Provenance {
   std::string nccl_version;         // when the logs say
   std::string method;               // what was fitted, e.g. "least squares: alpha, beta per hop class"
   std::string algorithm = "auto";   // the algorithm the logs ran ("auto": NCCL's own choice)
+  std::vector<std::string> assumed; // per input: the tuner/algorithm/protocol the fit assumed, and why
 };
 
 struct ScopeParams {
@@ -54,6 +55,7 @@ struct Profile {
   ScopeParams network;  // used when the collective spans nodes
   Provenance provenance;
   std::vector<Residual> residuals;  // one per fitted point
+  std::vector<std::string> warnings;  // implausible fitted values and the mechanism probably missing
 
   const ScopeParams& scope(int nodes) const { return nodes > 1 ? network : intra; }
 };

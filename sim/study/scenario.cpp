@@ -78,8 +78,10 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   if (spec.data.workers > 0)
     setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
   // Every reduction is priced by the one CollectiveModel; the framework says how it is run.
-  const FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
-                                          spec.training.gloo_step_overhead);
+  FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
+                                    spec.training.gloo_step_overhead);
+  fc.collective.tuner = spec.communication.tuner;  // NCCL's chooser and its NCCL_PROTO (issue 18)
+  if (fc.collective.nccl) fc.collective.protocol = spec.communication.protocol;
   const CollectiveModel model(topo, fc.collective);
   setup.collective = [&](Bytes bytes) {
     // [issue 11] sharded frameworks reduce-scatter their gradient buckets (sharded.hpp).

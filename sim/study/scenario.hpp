@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/aws_ofi_tuner.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/profile.hpp"
 #include "sim/study/compiler.hpp"
@@ -71,6 +72,8 @@ struct DataSpec {
 
 struct CommunicationSpec {
   std::string algorithm = "auto";  // NCCL's choice per bucket size, or a registered name
+  std::optional<algo::Protocol> protocol;       // communication.nccl_proto (NCCL_PROTO), or NCCL's choice
+  algo::Tuner tuner = algo::Tuner::aws_ofi;     // communication.tuner: who chooses (aws_ofi_tuner.hpp)
   Profile profile;                 // applied by the CollectiveModel; default: the catalog alone
   std::string profile_path;        // the file asked for ("" for none, "none" for the catalog alone)
   std::string profile_source;      // what was applied, for the outputs (app/input/profile_io.hpp)

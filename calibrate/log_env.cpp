@@ -1,0 +1,72 @@
+#include "calibrate/log_env.hpp"
+
+#include <regex>
+
+namespace ddpsim::calibrate {
+namespace {
+
+bool older_than_2_21(const std::string& version)
+{
+  std::smatch m;
+  static const std::regex re(R"((\d+)\.(\d+))");
+  if (!std::regex_search(version, m, re)) return false;
+  const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
+  return major < 2 || (major == 2 && minor < 21);
+}
+
+}  // namespace
+
+std::string environment_lines(const std::vector<std::string>& lines)
+{
+  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD)=|nccl-ofi-tuner)");
+  std::string out;
+  for (const std::string& l : lines)
+    if (std::regex_search(l, re)) out += l + "\n";
+  return out;
+}
+
+LogChoice log_choice(const NcclLog& log)
+{
+  LogChoice c;
+  const std::string& env = log.environment;
+  std::smatch m;
+  std::vector<std::string> said;
+  static const std::regex algo_re(R"(NCCL_ALGO=\"?([A-Za-z]+)\"?)"), tree_re(R"(NCCL_TREE_THRESHOLD=\"?0\b)"),
+      proto_re(R"(NCCL_PROTO=\"?([A-Za-z0-9]+)\"?)"), plugin_re(R"(NCCL_TUNER_PLUGIN=\"?([^\s\";]+))");
+  if (std::regex_search(env, m, algo_re)) {
+    std::string a = m[1];
+    for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (a == "ring" || a == "tree") c.algorithm = a;
+    if (a == "nvls" || a == "nvlstree") c.algorithm = "nvls";
+    said.push_back("NCCL_ALGO=" + std::string(m[1]) + (c.algorithm == "auto" ? " (not modelled: NCCL's choice)" : ""));
+  } else if (std::regex_search(env, m, tree_re)) {
+    c.algorithm = "ring";
+    said.push_back("NCCL_TREE_THRESHOLD=0 (ring only)");
+  }
+  if (std::regex_search(env, m, proto_re)) {
+    std::string p = m[1];
+    if (p == "simple" || p == "SIMPLE") p = "Simple";
+    algo::Protocol proto{};
+    if (algo::parse_protocol(p, proto)) c.protocol = proto;
+    said.push_back("NCCL_PROTO=" + std::string(m[1]));
+  }
+  const bool plugin_named = std::regex_search(env, m, plugin_re);
+  if (plugin_named && std::string(m[1]).find("ofi") == std::string::npos) {
+    c.tuner = algo::Tuner::nccl;  // another plugin: not modelled, NCCL's own model stands in
+    said.push_back("NCCL_TUNER_PLUGIN=" + std::string(m[1]) + " (not modelled: NCCL's own model)");
+  } else if (plugin_named || env.find("nccl-ofi-tuner") != std::string::npos) {
+    said.push_back("aws-ofi-nccl's tuner named in the log");
+  } else if (older_than_2_21(log.nccl_version)) {
+    c.tuner = algo::Tuner::nccl;
+    said.push_back("NCCL " + log.nccl_version + " < 2.21 loads no tuner unless named: NCCL's own model");
+  } else {
+    said.push_back("no tuner named: assumed aws-ofi-nccl's (bundled in its net plugin, loaded by NCCL >= 2.21)");
+  }
+  c.why = "tuner " + std::string(to_string(c.tuner)) + ", algorithm " + c.algorithm + ", protocol " +
+          (c.protocol ? std::string(to_string(*c.protocol)) : std::string("auto")) + " (";
+  for (std::size_t i = 0; i < said.size(); ++i) c.why += (i ? "; " : "") + said[i];
+  c.why += ")";
+  return c;
+}
+
+}  // namespace ddpsim::calibrate

@@ -1,0 +1,31 @@
+// What a nccl-tests log's environment says NCCL ran (issue 18 item 2): NCCL_ALGO,
+// NCCL_TREE_THRESHOLD=0 (NCCL before 2.5: ring only), NCCL_PROTO, and the tuner plugin
+// (NCCL_TUNER_PLUGIN, or aws-ofi-nccl's tuner named as libnccl-ofi-tuner.so). `calibrate fit`
+// prices each log with that choice and records it (provenance.assumed in the profile).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/aws_ofi_tuner.hpp"
+#include "calibrate/nccl_log.hpp"
+
+namespace ddpsim::calibrate {
+
+struct LogChoice {
+  std::string algorithm = "auto";           // a registry name, or auto
+  std::optional<algo::Protocol> protocol;   // NCCL_PROTO, or NCCL's / the tuner's choice
+  algo::Tuner tuner = algo::Tuner::aws_ofi;
+  std::string why;                          // one line: what was read or assumed, for people
+};
+
+// The lines of `text` that set NCCL's choice (kept in NcclLog::environment).
+std::string environment_lines(const std::vector<std::string>& lines);
+
+// The choice `log.environment` implies. With nothing said: NCCL's choice as AWS's images make
+// it, i.e. aws-ofi-nccl's tuner (bundled in its net plugin, loaded by default since NCCL 2.21:
+// aws-ofi-nccl src/Makefile.am), or NCCL's own model when the log's NCCL is older than 2.21.
+LogChoice log_choice(const NcclLog& log);
+
+}  // namespace ddpsim::calibrate

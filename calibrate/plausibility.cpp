@@ -1,0 +1,103 @@
+#include "calibrate/plausibility.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace ddpsim::calibrate {
+namespace {
+
+std::string fmt(const char* f, double a, double b = 0)
+{
+  char buf[96];
+  std::snprintf(buf, sizeof buf, f, a, b);
+  return buf;
+}
+
+const std::string kSlowNetwork =
+    "probably missing: a cost the model does not have, not a slow link (host-staged copies without GPUDirect RDMA, "
+    "NCCL's socket threads and kernel copies over TCP, the EC2 per-flow limit, CPU taken from the input pipeline, "
+    "exposed communication or framework negotiation)";
+
+std::string efficiency_warning(const std::string& what, double e, const std::string& assumed)
+{
+  if (e >= 1 - kOnBound)
+    return what + fmt(" %.3g is at or above 1 (the catalog's achievable rate): ", e) +
+           "probably missing: the algorithm the runs used moves fewer bytes over the bottleneck than the one assumed (" +
+           assumed + "; set it with NCCL_ALGO in the log, --algorithm, or the tuner), or the catalog derates this link class too much";
+  if (e < kPlausibleEfficiency)
+    return what + fmt(" %.3g is below the plausible %.2g of the catalog's achievable rate: ", e, kPlausibleEfficiency) +
+           kSlowNetwork;
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> profile_warnings(const sim::Profile& p)
+{
+  std::vector<std::string> out;
+  for (const bool multi : {false, true}) {
+    const sim::ScopeParams& s = multi ? p.network : p.intra;
+    if (!s.fitted) continue;
+    std::set<std::string> pairs;
+    for (const sim::Residual& r : p.residuals)
+      if ((r.nodes > 1) == multi) pairs.insert(r.algorithm + " " + r.protocol);
+    std::string assumed;
+    for (const std::string& a : pairs) assumed += (assumed.empty() ? "" : ", ") + a;
+    const std::string scope = multi ? "multi-node" : "one-node";
+    if (std::string w = efficiency_warning(scope + " efficiency", s.efficiency, assumed); !w.empty()) out.push_back(w);
+    if (s.alpha_us < 0)
+      out.push_back(scope + fmt(" alpha %.3g us is negative: the rows are faster than NCCL's own latency table (the floor); ",
+                                s.alpha_us) +
+                    "probably missing: a protocol or algorithm with less latency than the one assumed (" + assumed +
+                    "), or sizes too large to identify the latency");
+  }
+  return out;
+}
+
+std::string knob_warning(const std::string& knob, double v, double start)
+{
+  if (knob == "network_efficiency") return efficiency_warning("network_efficiency", v, "NCCL's choice as modelled");
+  if (knob == "compute_efficiency") {
+    if (v >= 1 - kOnBound) return fmt("compute_efficiency %.3g is at its bound 1 (peak FLOP/s): ", v) +
+                                  "probably missing: less work than modelled (a smaller model, mixed precision, fused kernels)";
+    if (v > 0.9 || v < 0.05)
+      return fmt("compute_efficiency %.3g is outside the plausible 0.05-0.9 of peak: ", v) +
+             "probably missing: a compute cost or saving the model lacks (input pipeline, kernel launches, precision)";
+  }
+  if ((knob == "compute_scale" || knob == "model_scale") && (v < 0.2 || v > 5))
+    return knob + fmt(" %.3g is outside the plausible 0.2-5: ", v) +
+           "the knob is absorbing a mechanism, not correcting a scale (check the model, batch and precision)";
+  if ((knob == "network_latency" || knob == "nvlink_latency" || knob == "pcie_latency") && v < start * (1 - kOnBound))
+    return knob + fmt(" %.3g us is below the catalog's %.3g us (the floor): ", v * 1e6, start * 1e6) +
+           "probably missing: a faster path than modelled (NCCL's LL protocol, fewer hops), or a step cost fitted elsewhere";
+  if (knob == "step_overhead" && v > 1)
+    return fmt("step_overhead %.3g s per step is beyond the plausible 1 s: ", v) + kSlowNetwork;
+  if (knob == "loader_cpu" && v > 1)
+    return fmt("loader_cpu %.3g s per sample is beyond the plausible 1 s: ", v) +
+           "probably missing: an input-pipeline cost the model does not have (storage, decoding, CPU contention)";
+  return "";
+}
+
+std::vector<std::string> job_warnings(const JobFit& fit)
+{
+  std::vector<std::string> out;
+  for (const FittedKnob& k : fit.knobs)
+    if (std::string w = knob_warning(k.name, k.value, k.start); !w.empty()) out.push_back(w);
+  return out;
+}
+
+double loo_model_error(const JobFit& fit, int& rows)
+{
+  double sum = 0;
+  rows = 0;
+  for (const RowFit& r : fit.rows)
+    if (r.fitted && r.loo_predicted && *r.loo_predicted > 0) {
+      const double e = std::log(*r.loo_predicted / r.obs.value);
+      sum += e * e;
+      ++rows;
+    }
+  return rows > 0 ? std::sqrt(sum / rows) : 0.0;
+}
+
+}  // namespace ddpsim::calibrate

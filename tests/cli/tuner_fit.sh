@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue 18 through the binary: `calibrate fit` says which choice it assumed for each log and
+# warns (and records) when a fitted efficiency is implausible; the shipped p5 profile is what its
+# command gives; `ddpsim collective --tuner` switches between aws-ofi-nccl's tuner and NCCL's
+# model above 2 nodes only; the seed case's job fit warns about its network efficiency.
+set -u
+. "$(dirname "$0")/lib.sh"
+ddpsim=$1 root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$root" || exit 1
+
+p5="tests/data/p5_1node_8gpu_allreduce_awsbatch.txt tests/data/p5_2node_16gpu_allreduce_awsome.txt tests/data/p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv"
+# shellcheck disable=SC2086
+"$ddpsim" calibrate fit $p5 --instance p5.48xlarge --output "$tmp/p5.yaml" 2>"$tmp/err.txt" || say fail "fit exit"
+[ "$(grep -c 'ddpsim: assumed .*tuner aws-ofi' "$tmp/err.txt")" = 3 ] && say ok "fit: one assumed choice per log" ||
+  say fail "assumed: $(cat "$tmp/err.txt")"
+grep -q "aws-ofi-nccl's tuner named in the log" "$tmp/err.txt" && say ok "fit: the HyperPod log's tuner is read" ||
+  say fail "tuner not read: $(cat "$tmp/err.txt")"
+grep -q 'warning: multi-node efficiency 1\.[0-9]* is at or above 1' "$tmp/err.txt" && say ok "fit: efficiency above 1 warns" ||
+  say fail "no warning: $(cat "$tmp/err.txt")"
+grep -q '^warnings:' "$tmp/p5.yaml" && grep -q '^  assumed:' "$tmp/p5.yaml" && say ok "profile records warnings and assumptions" ||
+  say fail "profile: $(head -20 "$tmp/p5.yaml")"
+cmp -s "$tmp/p5.yaml" profiles/p5.48xlarge.yaml && say ok "shipped p5 profile is what the command gives" ||
+  say fail "shipped p5 profile differs: $(diff "$tmp/p5.yaml" profiles/p5.48xlarge.yaml | head -5)"
+# A log that forces the ring (NCCL_TREE_THRESHOLD=0) is priced as a ring without --algorithm.
+"$ddpsim" calibrate fit tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt --instance p3dn.24xlarge \
+  --output "$tmp/p3dn.yaml" 2>"$tmp/err3.txt"
+grep -q 'algorithm ring,.*NCCL_TREE_THRESHOLD=0' "$tmp/err3.txt" && ! grep -q 'algorithm: tree' "$tmp/p3dn.yaml" &&
+  say ok "fit: NCCL_TREE_THRESHOLD=0 in the log means ring" || say fail "p3dn: $(cat "$tmp/err3.txt")"
+
+# The tuner acts on p5 above 2 nodes only.
+for n in 2 4; do
+  "$ddpsim" collective --instance p5.48xlarge --nodes $n -b 256M -e 256M --format csv >"$tmp/aws$n.csv" || say fail "collective"
+  "$ddpsim" collective --instance p5.48xlarge --nodes $n -b 256M -e 256M --format csv --tuner nccl >"$tmp/nccl$n.csv"
+done
+cmp -s "$tmp/aws2.csv" "$tmp/nccl2.csv" && say ok "2 nodes: NCCL decides either way" || say fail "2 nodes differ"
+grep -q 'ring.*LL128' "$tmp/aws4.csv" && ! grep -q 'ring.*LL128' "$tmp/nccl4.csv" && say ok "4 nodes, 256 MiB: the tuner's Ring/LL128" ||
+  say fail "4 nodes: $(cat "$tmp/aws4.csv" "$tmp/nccl4.csv")"
+check bad_tuner 2 "--tuner" "$ddpsim" collective --instance p5.48xlarge --nodes 4 --tuner aws
+
+# The seed case's job fit: network_efficiency 0.041 warns, and the job profile records it.
+cd scenarios || exit 1
+"$ddpsim" calibrate job p3_8node_fitted.yaml --fit loader_cpu network_efficiency --fit-on nodes=1,2 \
+  --output "$tmp/job.yaml" >/dev/null 2>"$tmp/jerr.txt" || say fail "calibrate job exit"
+grep -q 'warning: network_efficiency 0.041 is below the plausible' "$tmp/jerr.txt" && say ok "job fit: network_efficiency 0.041 warns" ||
+  say fail "job warning: $(cat "$tmp/jerr.txt")"
+grep -q '^warnings:' "$tmp/job.yaml" && say ok "job profile records the warning" || say fail "job profile: no warnings"
+exit $fail
