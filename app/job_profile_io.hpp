@@ -22,6 +22,12 @@ struct JobProfile {
   std::vector<double> values;  // physical units (knobs.hpp)
   Eigen::MatrixXd cov_log;     // of ln(values)
   double sigma = 0;
+  // Issue 20: the observed rows of the fit, from provenance.rows: nodes, framework, "fitted" or "held back".
+  struct Role {
+    int nodes = 0;
+    std::string framework, role;
+  };
+  std::vector<Role> roles;
 };
 
 std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& scenario);
