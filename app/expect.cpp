@@ -6,8 +6,8 @@
 
 #include "algorithms/registry.hpp"
 #include "app/nccl_tests.hpp"
-#include "app/profile_io.hpp"
-#include "app/text_format.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/output/text_format.hpp"
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"

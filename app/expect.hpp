@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/profile.hpp"
 

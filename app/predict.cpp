@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/job_profile_io.hpp"
+#include "app/input/job_profile_io.hpp"
 #include "calibrate/knobs.hpp"
 #include "calibrate/uncertainty.hpp"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 
 namespace ddpsim::app {
 
