@@ -1,4 +1,4 @@
-// `ddpsim scenario`'s terminal table (issue 20): the columns of app/scenario_columns.hpp padded,
+// `ddpsim scenario`'s terminal table (issue 20): the columns of app/output/scenario_columns.hpp padded,
 // a legend for the columns shown, then the notes, prices, warnings and the what-if tables.
 #include "app/output/report.hpp"
 

@@ -1,4 +1,4 @@
-// The what-if tables printed under a scenario's table (app/whatif_tables.cpp).
+// The what-if tables printed under a scenario's table (app/output/whatif_tables.cpp).
 #pragma once
 
 #include <string>
