@@ -45,6 +45,14 @@ void add_profile_spread(const sim::Profile& prof, calibrate::Uncertainty& u, std
   notes.emplace_back(buf);
 }
 
+// Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
+void mark_fit_roles(const JobProfile& p, sim::ScenarioReport& report)
+{
+  for (sim::ConfigResult& r : report.results)
+    for (const JobProfile::Role& role : p.roles)
+      if (role.nodes == r.nodes && role.framework == r.framework && r.compiler.empty()) r.fit_role = role.role;
+}
+
 }  // namespace
 
 sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& catalog, const sim::RunOptions& run,
@@ -76,6 +84,8 @@ sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& cata
       report.results[i].uncalibrated_total_s = before.results[i].total_time_s;
     }
   }
+  if (!loaded.calibration.empty()) mark_fit_roles(load_job_profile(loaded.calibration), report);
+  if (samples == kDefaultSamples) samples = calibrate::uncertainty_matters(loaded, u) ? kAutoSamples : 0;
   if (samples >= 2 && !u.empty()) {
     calibrate::add_intervals(loaded, report, u, run, samples);
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);

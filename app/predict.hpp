@@ -9,9 +9,12 @@
 
 namespace ddpsim::app {
 
-inline constexpr int kDefaultSamples = 16;
+// Issue 20: --samples' default is "what the inputs need": kAutoSamples samples when an uncertain
+// input can move a result (calibrate::uncertainty_matters), else none.
+inline constexpr int kDefaultSamples = -1;  // auto
+inline constexpr int kAutoSamples = 16;
 
-// `samples` < 2: no bands. The timeline in `run` receives the calibrated run's last configuration.
+// `samples` < 2 (and not kDefaultSamples): no bands. The timeline in `run` receives the calibrated run's last configuration.
 sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& catalog, const sim::RunOptions& run,
                             int samples);
 

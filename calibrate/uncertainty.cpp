@@ -48,6 +48,33 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
   return pts;
 }
 
+bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u)
+{
+  if (u.empty()) return false;
+  for (const Dimension& d : u.dims)
+    if (d.normal) return true;
+  sim::RunOptions quiet;
+  quiet.engine = sim::EngineKind::analytical;
+  auto at = [&](int corner) {  // -1 low, 0 central, +1 high
+    sim::ScenarioSpec s = base;
+    for (const Dimension& d : u.dims) apply(d.knob, s, std::exp(corner < 0 ? d.low : corner > 0 ? d.high : d.center));
+    return sim::run_scenario(s, quiet);
+  };
+  const sim::ScenarioReport central = at(0);
+  auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); };
+  for (int corner : {-1, 1}) {
+    const sim::ScenarioReport r = at(corner);
+    if (r.results.size() != central.results.size()) return true;
+    for (std::size_t i = 0; i < r.results.size(); ++i) {
+      const sim::ConfigResult &a = r.results[i], &c = central.results[i];
+      if (!same(a.step_time_s, c.step_time_s) || !same(a.samples_per_s, c.samples_per_s) ||
+          !same(a.total_time_s, c.total_time_s))
+        return true;
+    }
+  }
+  return false;
+}
+
 void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, const Uncertainty& u,
                    const sim::RunOptions& run, int samples, std::uint64_t seed)
 {

@@ -43,6 +43,14 @@ Dimension assumed_range(const std::string& knob, double value, double low_factor
 // N points in [0,1)^d, deterministic in `seed`.
 std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed);
 
+// Issue 20: whether the uncertain inputs can move any result, so that `--samples` need not cost 16
+// reruns when they cannot. A fit's or a profile's (normal) dimension always counts; ln-uniform
+// ([assume]) ranges are screened by two analytical runs of every configuration, all low and all
+// high, against the central run: unchanged step time, throughput and total time (to 1e-9) on
+// every row means a zero-width interval, so no sampling. (Corners suffice where each input moves
+// a result one way; the screen does not look for effects that cancel between the corners.)
+bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u);
+
 // Reruns `base` (as loaded, before any fit) with each sample's values and sets the bands of every
 // result of `report` (matched by position: same configurations in the same order). Samples run
 // on the analytical engine in this process whatever `run` says (the flow engine costs seconds per

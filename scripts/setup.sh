@@ -13,6 +13,7 @@ packages=(
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
   chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)
+  slurm-wlm munge  # a real scheduler for sharded runs (tests/cli/slurm.sh; its daemons use private files)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,7 @@
 #include "app/output/output.hpp"
 #include "app/input/profile_io.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "app/cli/cmd_calibrate_export.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "calibrate/nccl_runner.hpp"
@@ -61,8 +62,10 @@ class CalibrateCommand final : public Command {
     run_->add_option("-f,--factor", opt_.sweep.factor, "Size multiplier")->check(CLI::Range(2, 1024));
     run_->add_option("--iters", opt_.sweep.iters, "Timed iterations per size")->check(CLI::Range(1, 100000));
     run_->add_option("--warmup", opt_.sweep.warmup, "Warm-up iterations per size")->check(CLI::Range(0, 100000));
-    run_->add_option("--gpus", opt_.sweep.gpus, "GPUs to use (default: all visible)")->check(CLI::Range(1, 64));
+    run_->add_option("--gpus-per-node", opt_.sweep.gpus, "GPUs to use (default: all visible)")->check(CLI::Range(1, 64));
+    run_->add_option("--gpus", opt_.sweep.gpus, "alias")->group("")->check(CLI::Range(1, 64));  // the older spelling
     add_calibrate_job(*cmd_, job_opt_, job_);
+    add_calibrate_export(*cmd_, export_opt_, export_);  // issue 20
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -70,6 +73,7 @@ class CalibrateCommand final : public Command {
   int run() override
   {
     if (job_->parsed()) return run_calibrate_job(job_opt_);
+    if (export_->parsed()) return run_calibrate_export(export_opt_);
     require_option(opt_.out, "--output");
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
@@ -147,6 +151,8 @@ class CalibrateCommand final : public Command {
   CLI::App* job_ = nullptr;
   CalibrateOptions opt_;
   JobCommandOptions job_opt_;
+  CLI::App* export_ = nullptr;
+  ExportCommandOptions export_opt_;
 };
 
 }  // namespace

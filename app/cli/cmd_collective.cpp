@@ -15,6 +15,7 @@
 #include "app/input/profile_io.hpp"
 #include "app/input/transport_loader.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "app/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/nccl_log.hpp"
@@ -52,25 +53,6 @@ struct Row {
   std::string algorithm, protocol;
   double measured_us = 0, measured_busbw = 0;  // with --compare
 };
-
-algo::CollectiveOp parse_op(const std::string& s)
-{
-  for (auto op : {algo::CollectiveOp::all_reduce, algo::CollectiveOp::reduce_scatter, algo::CollectiveOp::all_gather,
-                  algo::CollectiveOp::broadcast, algo::CollectiveOp::reduce})
-    if (to_string(op) == s) return op;
-  throw UserError("--op: unknown collective \"" + s + "\"");
-}
-
-// nccl-tests' busbw factor (doc/PERFORMANCE.md in NVIDIA/nccl-tests).
-double bus_factor(algo::CollectiveOp op, int n)
-{
-  switch (op) {
-    case algo::CollectiveOp::all_reduce: return 2.0 * (n - 1) / n;
-    case algo::CollectiveOp::reduce_scatter:
-    case algo::CollectiveOp::all_gather: return static_cast<double>(n - 1) / n;
-    default: return 1.0;
-  }
-}
 
 Bytes parse_size(const std::string& flag, const std::string& text)
 {
@@ -177,7 +159,11 @@ class CollectiveCommand final : public Command {
       throw UserError(locate_field(opt_.profile, "instance"), "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
     // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
-    if (cmd_->count("--algorithm") + cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
+    // (Issue 20: only where that algorithm runs the asked collective; else NCCL's own choice.)
+    if (cmd_->count("--algorithm") + cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto")
+      if (const algo::Algorithm* forced = algo::Registry::instance().find(prof.provenance.algorithm);
+          forced && forced->supports(parse_op(opt_.op)))
+        opt_.algo = prof.provenance.algorithm;
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
     const algo::CollectiveOp op = parse_op(opt_.op);

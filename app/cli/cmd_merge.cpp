@@ -14,6 +14,7 @@ struct MergeOptions {
   std::vector<std::string> shards;
   std::string format = "table";
   std::string output;
+  bool wide = false;
 };
 
 class MergeCommand final : public Command {
@@ -26,6 +27,7 @@ class MergeCommand final : public Command {
         ->check(CLI::IsMember(report_formats()))
         ->capture_default_str();
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) instead of stdout");
+    cmd_->add_flag("--wide", opt_.wide, "A scenario's table with every column (default: the columns that fit 120 characters)");
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -33,7 +35,7 @@ class MergeCommand final : public Command {
   int run() override
   {
     const Merged m = merge_shards(opt_.shards);
-    write_output(opt_.output, m.scenario ? render_scenario(*m.scenario, opt_.format) : render_plan(*m.plan, opt_.format));
+    write_output(opt_.output, m.scenario ? render_scenario(*m.scenario, opt_.format, opt_.wide) : render_plan(*m.plan, opt_.format));
     return 0;
   }
 

@@ -27,5 +27,6 @@ std::unique_ptr<Command> make_calibrate_command(CLI::App& app);
 std::unique_ptr<Command> make_plan_command(CLI::App& app);
 std::unique_ptr<Command> make_merge_command(CLI::App& app);  // issue 11
 std::unique_ptr<Command> make_algorithms_command(CLI::App& app);  // issue 11
+std::unique_ptr<Command> make_expect_command(CLI::App& app);  // issue 20
 
 }  // namespace ddpsim::app

@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "app/cli/cli_suggest.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 
@@ -24,6 +25,7 @@ int main(int argc, char** argv)
   commands.push_back(app::make_plan_command(app));
   commands.push_back(app::make_merge_command(app));  // issue 11
   commands.push_back(app::make_algorithms_command(app));
+  commands.push_back(app::make_expect_command(app));  // issue 20
 
   try {
     app.parse(argc, argv);
@@ -34,7 +36,7 @@ int main(int argc, char** argv)
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "ddpsim: error: " << printable(e.what()) << " (see --help)\n";
+    std::cerr << "ddpsim: error: " << printable(e.what()) << app::suggest_option(app, argc, argv) << " (see --help)\n";
     return kExitUsage;
   }
 

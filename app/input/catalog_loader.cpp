@@ -195,7 +195,7 @@ static Catalog parse_catalog_node(const std::string& name, const std::string& te
   YAML::Node root = parse_yaml(name, text);
   Catalog c;
   if (!r.expect_map(root, "")) r.finish();
-  r.allow_keys(root, "", {"gpus", "cube_mesh", "instances", "assumed_ranges"});
+  r.allow_keys(root, "", {"gpus", "cube_mesh", "instances", "assumed_ranges", "sagemaker_prices"});
   // Iterating a map's pairs over a sequence throws yaml-cpp's InvalidNode: check the shape first.
   const YAML::Node gpus = root["gpus"], instances = root["instances"];
   for (const auto& kv : gpus.IsDefined() && r.expect_map(gpus, "gpus") ? gpus : YAML::Node()) {
@@ -213,6 +213,15 @@ static Catalog parse_catalog_node(const std::string& name, const std::string& te
     c.instances.push_back(std::move(s));
   }
   read_assumed_ranges(r, root["assumed_ranges"], c);
+  if (const YAML::Node sm = root["sagemaker_prices"]; sm.IsDefined() && r.expect_map(sm, "sagemaker_prices"))
+    for (const auto& kv : sm) {
+      const std::string name = kv.first.Scalar(), path = "sagemaker_prices." + name;
+      if (name.rfind("ml.", 0) != 0 || !c.find(name)) r.error(kv.first, path, "expected an ml.* name of a catalog instance");
+      if (!r.expect_map(kv.second, path)) continue;
+      r.allow_keys(kv.second, path, {"usd_per_hour", "source"});
+      c.sagemaker[name] = Catalog::Price{r.number(kv.second, path, "usd_per_hour", true, 0, 1e5).value_or(0),
+                                         r.string(kv.second, path, "source", true).value_or("")};
+    }
   r.finish();
   return c;
 }
@@ -232,6 +241,18 @@ const InstanceSpec* Catalog::find(std::string_view name) const
   for (const InstanceSpec& s : instances)
     if (s.name == name) return &s;
   return nullptr;
+}
+
+void Catalog::price_for(const std::string& name, InstanceSpec& spec) const
+{
+  if (name.rfind("ml.", 0) != 0) return;
+  if (auto p = sagemaker.find(name); p != sagemaker.end()) {
+    spec.price_usd_per_hour = p->second.usd_per_hour;
+    spec.price_source = p->second.source;
+  } else {
+    spec.price_source = "no SageMaker rate for " + name + " in the catalog: the EC2 rate (" + spec.price_source +
+                        "), lower than SageMaker bills; give the rate with pricing: in a plan";
+  }
 }
 
 const InstanceSpec& Catalog::at(std::string_view name) const

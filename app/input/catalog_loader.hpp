@@ -24,6 +24,15 @@ struct Catalog {
   std::map<std::string, GpuSpec> gpus;
   std::vector<InstanceSpec> instances;  // in catalog order
   std::vector<AssumedRange> assumed;
+  struct Price {
+    double usd_per_hour = 0;
+    std::string source;
+  };
+  std::map<std::string, Price> sagemaker;  // issue 20: "ml.p3.16xlarge" -> SageMaker's own on-demand rate
+
+  // Sets `spec`'s price for the name the user gave: SageMaker's rate for an ml.* name where the
+  // catalog has one; for an ml.* name without one, the EC2 rate with a source that says so.
+  void price_for(const std::string& name, InstanceSpec& spec) const;
 
   // By name; SageMaker's "ml." prefix is accepted. nullptr when unknown.
   const InstanceSpec* find(std::string_view name) const;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <yaml-cpp/yaml.h>
 
 #include "app/input/yaml_reader.hpp"
@@ -102,6 +103,16 @@ JobProfile load_job_profile(const std::string& path)
     p.context.parameters = static_cast<std::uint64_t>(r.integer(c, "context", "parameters", true, 0, std::int64_t{1} << 50).value_or(0));
     p.context.batch_per_gpu = static_cast<int>(r.integer(c, "context", "batch_per_gpu", true, 1, 1 << 24).value_or(1));
     p.context.precision = r.string(c, "context", "precision", true).value_or("");
+  }
+  // Issue 20: which observed rows the fit used ("(fitted)") and which it held back, from the
+  // provenance lines `calibrate job` writes ("...: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back); ...").
+  if (const YAML::Node rows = root["provenance"]["rows"]; rows.IsSequence()) {
+    static const std::regex line(R"(nodes (\d+), \d+ GPUs/node, ([A-Za-z0-9_.-]+), [^;]*\((fitted|held back)\))");
+    for (const YAML::Node& row : rows) {
+      std::smatch m;
+      const std::string text = row.IsScalar() ? row.Scalar() : "";
+      if (std::regex_search(text, m, line)) p.roles.push_back({std::stoi(m[1]), m[2], m[3]});
+    }
   }
   p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);
   p.model_error_ln_sd = r.number(root, "", "model_error_ln_sd", false, 0, 10).value_or(0);

@@ -23,6 +23,12 @@ struct JobProfile {
   Eigen::MatrixXd cov_log;     // of ln(values)
   double sigma = 0;
   double model_error_ln_sd = 0;  // leave-one-out model error (0: the fit had none to measure)
+  // Issue 20: the observed rows of the fit, from provenance.rows: nodes, framework, "fitted" or "held back".
+  struct Role {
+    int nodes = 0;
+    std::string framework, role;
+  };
+  std::vector<Role> roles;
 };
 
 std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& scenario);

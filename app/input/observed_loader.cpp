@@ -146,10 +146,12 @@ void read_observed(Reader& r, const YAML::Node& n, sim::ScenarioSpec& s)
   }
   // The report's observed columns: total minutes of the primary framework per node count.
   const int all = s.cluster.gpus_per_node > 0 ? s.cluster.gpus_per_node : s.cluster.instance.gpus;
-  for (const sim::Observation& o : s.observations)
-    if (o.metric == sim::Metric::total_time && o.framework == s.training.framework && o.gpus_per_node == all &&
-        s.cluster.gpus_per_node_each.empty())
-      s.observed_minutes[o.nodes] = o.value / 60;
+  for (const sim::Observation& o : s.observations) {
+    if (o.framework != s.training.framework || o.gpus_per_node != all || !s.cluster.gpus_per_node_each.empty()) continue;
+    if (o.metric == sim::Metric::total_time) s.observed_minutes[o.nodes] = o.value / 60;
+    if (o.metric == sim::Metric::step_time) s.observed_step_s[o.nodes] = o.value;  // issue 20: shown too
+    if (o.metric == sim::Metric::samples_per_s) s.observed_samples_per_s[o.nodes] = o.value;
+  }
 }
 
 }  // namespace ddpsim::app

@@ -177,7 +177,7 @@ PlanInput parse_plan(const std::string& name, const std::string& text, const Cat
     if (auto p = pricing.per_hour.find(inst.name); p != pricing.per_hour.end()) {
       inst.price_usd_per_hour = p->second;
       inst.price_source = pricing.source;
-    } else if (inst.name.rfind("ml.", 0) == 0) {
+    } else if (inst.name.rfind("ml.", 0) == 0 && !catalog.sagemaker.count(inst.name)) {
       // The catalog's prices are EC2 on-demand; SageMaker bills ml.* at its own rates.
       variant.priced = false;
       inst.price_source = "no SageMaker ml.* rate in the catalog";

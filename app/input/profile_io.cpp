@@ -134,8 +134,25 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
   }
   read_scope(r, root, "intra", p.intra);
   read_scope(r, root, "network", p.network);
+  // Issue 20: the residuals are read back too: `ddpsim expect` and a scenario's interval
+  // (app/predict.cpp, add_profile_spread) take their spread from them; they never change a time.
+  if (const YAML::Node res = root["residuals"]; res.IsDefined() && res.IsSequence())
+    for (std::size_t i = 0; i < res.size(); ++i) {
+      const std::string path = "residuals[" + std::to_string(i) + "]";
+      if (!r.expect_map(res[i], path)) continue;
+      sim::Residual x;
+      x.file = r.string(res[i], path, "file", false).value_or("");
+      x.line = static_cast<int>(r.integer(res[i], path, "line", false, 0, 1 << 30).value_or(0));
+      x.nodes = static_cast<int>(r.integer(res[i], path, "nodes", true, 1, 1 << 20).value_or(1));
+      x.bytes = static_cast<std::uint64_t>(r.integer(res[i], path, "bytes", true, 0, std::int64_t{1} << 50).value_or(0));
+      x.measured_us = r.number(res[i], path, "measured_us", true, 0, 1e12).value_or(0);
+      x.predicted_us = r.number(res[i], path, "predicted_us", true, 0, 1e12).value_or(0);
+      x.algorithm = r.string(res[i], path, "algorithm", false).value_or("");
+      x.protocol = r.string(res[i], path, "protocol", false).value_or("");
+      p.residuals.push_back(std::move(x));
+    }
   r.finish();
-  return p;  // residuals are a record for people; they do not feed predictions
+  return p;
 }
 }  // namespace
 

@@ -105,8 +105,15 @@ void read_resilience(Reader& r, const YAML::Node& n, sim::ResilienceSpec& spec)
     spec.mtbf_source = "Llama 3 (arXiv 2407.21783, Table 5): 419 unexpected interruptions in 54 days on 16,384 H100";
   }
   if (auto s = r.string(n, path, "mtbf_source", false)) spec.mtbf_source = *s;
-  if (auto t = r.time(n, path, "restart", false)) spec.restart = *t;
-  if (auto t = r.time(n, path, "requeue", false)) spec.requeue = *t;
+  // Issue 20: no silent 0 s: a restart's cost is the scenario's to state (docs/whatif.md).
+  if (!n["restart"].IsDefined())
+    r.error(n, "resilience.restart", "missing: how long a restart takes after a failure (process start, NCCL init, "
+                                     "model build), e.g. restart: 10min; there is no default");
+  else if (auto t = r.time(n, path, "restart", true)) spec.restart = *t;
+  if (!n["requeue"].IsDefined())
+    r.error(n, "resilience.requeue", "missing: how long the scheduler takes to give the job its nodes back, e.g. "
+                                     "requeue: 5min (0s for spare nodes on standby); there is no default");
+  else if (auto t = r.time(n, path, "requeue", true)) spec.requeue = *t;
 
   const std::string cp = "resilience.checkpoint";
   YAML::Node c = n["checkpoint"];

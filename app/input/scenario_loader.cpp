@@ -60,6 +60,7 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, const 
       c.instance = *spec;
       c.instance.name = *name;  // keep the user's spelling (e.g. ml.p3.16xlarge)
       apply_transport(c.instance, transport);  // software + placement group (issue 18)
+      catalog.price_for(*name, c.instance);  // issue 20: SageMaker's own rate for ml.*
       if (YAML::Node o = n["overrides"]; o.IsDefined())
         read_instance_fields(r, o, "cluster.overrides", catalog, c.instance, /*require_all=*/false);
     } else {
@@ -132,7 +133,10 @@ void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
       try {
         m = sim::make_preset(*preset, widths, static_cast<std::uint64_t>(seq.value_or(0)));
       } catch (const UserError& e) {
-        r.error(n["widths"], "model.widths", e.message());
+        // Issue 20: blame the key the message is about (seq_len: 513 is not a widths problem).
+        const bool seq = e.message().find("seq_len") != std::string::npos || e.message().find("sequence") != std::string::npos;
+        const char* key = seq && n["seq_len"].IsDefined() ? "seq_len" : n["widths"].IsDefined() ? "widths" : "preset";
+        r.error(n[key], "model." + std::string(key), e.message());
       }
     }
   } else if (has_layers) {

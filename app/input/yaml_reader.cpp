@@ -102,6 +102,17 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
     }
     return row[b.size()];
   };
+  // Issue 20: a word that is a whole part of one candidate ("ddp" of "pytorch-ddp", "p4d" of
+  // "p4d.24xlarge") means that candidate, however far the spelling.
+  auto is_sep = [](char c) { return c == '.' || c == '-' || c == '_'; };
+  std::vector<std::string> parts;
+  for (const std::string& c : candidates)
+    for (std::size_t at = c.find(word); word.size() >= 2 && at != std::string::npos; at = c.find(word, at + 1))
+      if ((at == 0 || is_sep(c[at - 1])) && (at + word.size() == c.size() || is_sep(c[at + word.size()])) && c != word) {
+        parts.push_back(c);
+        break;
+      }
+  if (parts.size() == 1) return parts.front();
   std::string best;
   std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const std::string& c : candidates) {
@@ -171,7 +182,15 @@ std::optional<YAML::Node> Reader::lookup(const YAML::Node& map, const std::strin
 std::optional<std::string> Reader::scalar(const YAML::Node& n, const std::string& field)
 {
   if (!n.IsScalar()) {
-    error(n, field, "expected a single value, not a " + std::string(n.IsMap() ? "map" : "list"));
+    // Issue 20: lists and ranges of these are what `ddpsim plan` sweeps (app/plan_loader.cpp).
+    static const char* const plan_axes[] = {"cluster.instance", "training.framework", "communication.algorithm",
+                                            "training.batch_per_gpu", "training.precision", "training.bucket_cap_mb"};
+    std::string hint;
+    if (field == "cluster.nodes" && n.IsMap())
+      hint = "; a node range {from, to, by} is for `ddpsim plan FILE` (a scenario lists its counts: nodes: [1, 2, 4])";
+    else if (n.IsSequence() && std::find(std::begin(plan_axes), std::end(plan_axes), field) != std::end(plan_axes))
+      hint = "; to compare several, run it as a plan: `ddpsim plan FILE` (README, \"Planning\")";
+    error(n, field, "expected a single value, not a " + std::string(n.IsMap() ? "map" : "list") + hint);
     return std::nullopt;
   }
   return n.Scalar();

@@ -8,12 +8,12 @@ namespace ddpsim::app {
 
 std::vector<std::string> report_formats() { return {"table", "json", "csv", "html"}; }
 
-std::string render_scenario(const sim::ScenarioReport& report, const std::string& format)
+std::string render_scenario(const sim::ScenarioReport& report, const std::string& format, bool wide)
 {
   if (format == "json") return scenario_json(report);
   if (format == "csv") return scenario_csv(report);
   if (format == "html") return scenario_html(report);
-  return scenario_table(report);
+  return scenario_table(report, wide);
 }
 
 std::string render_plan(const sim::PlanReport& report, const std::string& format)

@@ -14,7 +14,8 @@ namespace ddpsim::app {
 // The --format values scenario, plan and merge accept.
 std::vector<std::string> report_formats();
 
-std::string render_scenario(const sim::ScenarioReport& report, const std::string& format);
+// `wide`: the table's every column (issue 20); JSON, CSV and HTML always carry everything.
+std::string render_scenario(const sim::ScenarioReport& report, const std::string& format, bool wide = false);
 std::string render_plan(const sim::PlanReport& report, const std::string& format);
 
 }  // namespace ddpsim::app

@@ -1,4 +1,5 @@
 #include "app/output/html_report.hpp"
+#include "app/output/scenario_columns.hpp"
 
 #include <algorithm>
 #include <set>
@@ -66,11 +67,6 @@ std::string row(const std::vector<std::string>& cells, const std::set<std::size_
 std::string name(const sim::ConfigResult& r)
 {
   return r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + (r.compiler.empty() ? "" : "+compiler");
-}
-
-std::string band(const std::string& value, double p10, double p90, const char* format, bool set)
-{
-  return set ? value + " (" + fmt(format, p10) + "-" + fmt(format, p90) + ")" : value;
 }
 
 const char* const kBreakdownNote =
@@ -145,19 +141,20 @@ std::string scenario_html(const sim::ScenarioReport& rep)
     body += section("Step time", breakdown_chart(rows), kBreakdownNote);
     body += section("Communication timeline", timeline_chart(rows), kTimelineNote);
   }
-  std::string table = "<table>\n" +
-                      row({"instance", "framework", "nodes", "GPUs", "step", "samples/s", "tokens/s", "MFU", "total",
-                           "speedup", "eff", "cost", "bound", "memory/GPU", "observed"},
-                          {0, 1, 12}, true);
-  for (const sim::ConfigResult& r : rep.results)
-    table += row({r.instance, r.framework + (r.compiler.empty() ? "" : "+compiler"), std::to_string(r.nodes),
-                  std::to_string(r.gpus), human_time(r.step_time_s),
-                  fmt("%.0f", r.samples_per_s), r.tokens_per_s > 0 ? fmt("%.0f", r.tokens_per_s) : "-",
-                  fmt("%.0f%%", r.mfu * 100), r.fits ? human_time(r.total_time_s) : "-",
-                  band(fmt("%.2fx", r.speedup), r.speedup_band.p10, r.speedup_band.p90, "%.2f", r.speedup_band.set),
-                  fmt("%.0f%%", r.scaling_efficiency * 100), r.fits ? fmt("$%.2f", r.cost_usd) : "-", r.bound,
-                  fit_note(r), r.observed_minutes ? human_time(*r.observed_minutes * 60) : "-"},
-                 {0, 1, 12}, false, r.fits ? "" : "bad");
+  // Issue 20: the terminal table's columns, every one (--wide), errors and fit roles included.
+  const ScenarioColumns cols = scenario_columns(rep, true);
+  std::vector<std::string> heads;
+  std::set<std::size_t> lefts;
+  for (std::size_t i = 0; i < cols.columns.size(); ++i) {
+    heads.push_back(cols.columns[i].head);
+    if (cols.columns[i].left) lefts.insert(i);
+  }
+  std::string table = "<table>\n" + row(heads, lefts, true);
+  for (std::size_t k = 0; k < rep.results.size(); ++k) {
+    std::vector<std::string> cells;
+    for (const TableColumn& c : cols.columns) cells.push_back(c.cells[k]);
+    table += row(cells, lefts, false, rep.results[k].fits ? "" : "bad");
+  }
   table += "</table>\n";
   std::string notes;
   for (const std::string& n : rep.notes) notes += "<p class=\"note\">" + escape(n) + "</p>\n";

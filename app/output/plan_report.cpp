@@ -1,6 +1,8 @@
 #include "app/output/plan_report.hpp"
 #include "app/output/text_format.hpp"
 
+#include <map>
+
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -49,7 +51,12 @@ std::string plan_table(const sim::PlanReport& rep)
     const sim::PlanRow& r = rep.rows[*rep.recommended];
     out += "recommended: " + config_name(rep, r) + "\n  why: " + rep.why + "\n\n";
   } else {
-    out += "recommended: none: no configuration fits in memory and meets the goal (see excluded)\n\n";
+    // Issue 20: say which exclusions left nothing (no price, memory, deadline, budget), by count.
+    std::map<std::string, int> why;
+    for (const sim::PlanRow& r : rep.rows) ++why[r.excluded.substr(0, r.excluded.find(':'))];
+    std::string reasons;
+    for (const auto& [reason, n] : why) reasons += (reasons.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+    out += "recommended: none: every configuration is excluded (" + reasons + "; see excluded)\n\n";
   }
   out += "time/cost Pareto frontier (configurations that fit; fastest first):\n";
   out += "  " + pad("configuration", 48, false) + "  " + pad("total", 10, true) + "  " + pad("cost", 12, true) + "  " +

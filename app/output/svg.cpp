@@ -197,7 +197,7 @@ void Writer::marker(int shape, double cx, double cy, double r, std::string_view 
                     std::string_view title)
 {
   std::string pts;
-  switch (((shape % 4) + 4) % 4) {
+  switch (((shape % 8) + 8) % 8) {  // issue 20: eight shapes, so that up to eight frameworks differ
     case 0: circle(cx, cy, r, fill, stroke, title); return;
     case 1: pts = num(cx - r) + "," + num(cy - r) + " " + num(cx + r) + "," + num(cy - r) + " " + num(cx + r) + "," +
                   num(cy + r) + " " + num(cx - r) + "," + num(cy + r);
@@ -205,8 +205,20 @@ void Writer::marker(int shape, double cx, double cy, double r, std::string_view 
     case 2: pts = num(cx) + "," + num(cy - r * 1.25) + " " + num(cx + r * 1.2) + "," + num(cy + r * 0.9) + " " +
                   num(cx - r * 1.2) + "," + num(cy + r * 0.9);
       break;
-    default: pts = num(cx) + "," + num(cy - r * 1.3) + " " + num(cx + r * 1.3) + "," + num(cy) + " " + num(cx) + "," +
-                   num(cy + r * 1.3) + " " + num(cx - r * 1.3) + "," + num(cy);
+    case 3: pts = num(cx) + "," + num(cy - r * 1.3) + " " + num(cx + r * 1.3) + "," + num(cy) + " " + num(cx) + "," +
+                  num(cy + r * 1.3) + " " + num(cx - r * 1.3) + "," + num(cy);
+      break;
+    case 4:  // triangle pointing down
+      pts = num(cx) + "," + num(cy + r * 1.25) + " " + num(cx + r * 1.2) + "," + num(cy - r * 0.9) + " " +
+            num(cx - r * 1.2) + "," + num(cy - r * 0.9);
+      break;
+    default: {  // 5: pentagon, 6: hexagon, 7: eight-pointed star
+      const int k = shape % 8 == 5 ? 5 : shape % 8 == 6 ? 6 : 16;
+      for (int i = 0; i < k; ++i) {
+        const double a = -1.5707963267948966 + 6.283185307179586 * i / k, rr = k == 16 && i % 2 ? r * 0.55 : r * 1.2;
+        pts += (i ? " " : "") + num(cx + rr * std::cos(a)) + "," + num(cy + rr * std::sin(a));
+      }
+    }
   }
   out_ += titled("<polygon points=\"" + pts + "\"" + attr("fill", fill) + attr("stroke", stroke) +
                      (stroke.empty() ? "" : " stroke-width=\"1.5\""),

@@ -16,7 +16,7 @@ sim::Timeline replicate(const sim::Timeline& in, const TraceLayout& layout)
   sim::Timeline out;
   for (int n = 0; n < nodes; ++n)
     for (const sim::Span& s : in.spans) {
-      if (s.node != 0) {
+      if (s.node != 0 || s.link_class == kStragglerTrack) {  // job-wide spans: once
         if (n == 0) out.add(s);
         continue;
       }
@@ -35,6 +35,7 @@ std::string process_name(const sim::Span& s) { return "node " + std::to_string(s
 
 std::string track_name(const sim::Span& s)
 {
+  if (s.stream == sim::Stream::link && s.link_class == kStragglerTrack) return "steps with stragglers (last rank)";
   if (s.stream == sim::Stream::link) return "link " + s.link_class;
   return "gpu" + std::to_string(std::max(0, s.gpu)) + " " + std::string(to_string(s.stream));
 }
@@ -85,6 +86,23 @@ std::string chrome_trace_json(const sim::Timeline& in, const std::vector<std::pa
                       {"nodes", layout.nodes},
                       {"nodes_shown", std::max(1, std::min(layout.nodes, layout.max_nodes))}};
   return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void add_straggler_steps(sim::Timeline& timeline, const sim::StragglerResult& x)
+{
+  Time t{0};
+  for (const sim::Span& s : timeline.spans) t = std::max(t, s.end);
+  for (std::size_t k = 0; k < x.step_s.size(); ++k) {
+    sim::Span s;
+    s.node = 0;
+    s.stream = sim::Stream::link;
+    s.link_class = kStragglerTrack;
+    s.name = "step " + std::to_string(k + 1);
+    s.start = t;
+    s.end = t = Time::from_seconds(t.seconds() + x.step_s[k]);
+    s.args = {{"step_ms", std::to_string(x.step_s[k] * 1e3)}, {"nominal_step_ms", std::to_string(x.nominal_step_s * 1e3)}};
+    timeline.add(std::move(s));
+  }
 }
 
 }  // namespace ddpsim::app

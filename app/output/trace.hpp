@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/engine/timeline.hpp"
+#include "sim/study/stragglers.hpp"
 
 namespace ddpsim::app {
 
@@ -24,5 +25,11 @@ struct TraceLayout {
 std::string chrome_trace_json(const sim::Timeline& timeline,
                               const std::vector<std::pair<std::string, std::string>>& extra_args = {},
                               const TraceLayout& layout = {});
+
+// Issue 20: the straggler what-if's simulated steps (sim/training/stragglers.hpp) after the nominal
+// iteration, one span per step on node 0's "steps with stragglers" track, so that a trace of a
+// configuration with stragglers lasts as long as the table says.
+inline constexpr const char* kStragglerTrack = "stragglers";
+void add_straggler_steps(sim::Timeline& timeline, const sim::StragglerResult& stragglers);
 
 }  // namespace ddpsim::app

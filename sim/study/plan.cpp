@@ -155,7 +155,8 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
     a.pareto = std::none_of(rep.rows.begin(), rep.rows.end(), [&](const PlanRow& b) {
       if (&a == &b || !runnable(b)) return false;
       const double at = a.result.total_time_s, ac = a.result.cost_usd, bt = b.result.total_time_s, bc = b.result.cost_usd;
-      return bt <= at && bc <= ac && (bt < at || bc < ac);
+      // Issue 20: of configurations with the same time and cost (zero-3 and fsdp), the first stands for them.
+      return bt <= at && bc <= ac && (bt < at || bc < ac || &b < &a);
     });
   }
   // The recommendation: the best candidate for the goal, ties broken by the other measure, then

@@ -116,7 +116,7 @@ ResilienceResult evaluate_resilience(const ResilienceSpec& spec, std::uint64_t p
   r.daly_interval_s = daly_interval(delta, m);
   r.interval_s = ck.every ? ck.every->seconds() : r.daly_interval_s;
   if ((r.interval_s + delta) / m > 30 || r.restart_s / m > 30)
-    throw UserError("resilience: on " + std::to_string(nodes) + " nodes the job fails every " +
+    throw UserError(SourceLocation{}, "resilience", "on " + std::to_string(nodes) + " nodes the job fails every " +
                     format_time(Time::from_seconds(m)) +
                     " on average, far less than a checkpoint interval plus its write or a restart: it would never finish");
   r.expected_time_s = expected_wall_time(work_s, r.interval_s, delta, r.restart_s, m);

@@ -148,6 +148,9 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   // Billed from start-up to the end of training, per instance.
   r.cost_usd = inst.price_usd_per_hour * nodes * r.total_time_s / 3600.0;
   if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
+  if (auto o = spec.observed_step_s.find(nodes); o != spec.observed_step_s.end()) r.observed_step_s = o->second;
+  if (auto o = spec.observed_samples_per_s.find(nodes); o != spec.observed_samples_per_s.end())
+    r.observed_samples_per_s = o->second;
   r.warnings = framework_warnings(cfg.framework, inst);
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
   // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.

@@ -89,6 +89,7 @@ struct ScenarioSpec {
   DataSpec data;
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
+  std::map<int, double> observed_step_s, observed_samples_per_s;  // nodes -> measured (issue 20)
   std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
   std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
   std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
@@ -136,6 +137,7 @@ struct ConfigResult {
   std::vector<BucketResult> buckets;
   double cost_usd = 0;
   std::optional<double> observed_minutes;
+  std::optional<double> observed_step_s, observed_samples_per_s;  // issue 20: `observed:` step_time, samples_per_s
   std::vector<std::string> warnings;  // e.g. SMDDP on an instance outside its supported list
   // Flow engine only: "symmetric" when one symmetry period (a node or a leaf) stood for all,
   // "per-rank" when the ranks differ and every one was simulated; empty for analytical.
@@ -167,6 +169,7 @@ struct ConfigResult {
   };
   Band step_band, samples_band, total_band, speedup_band, cost_band;
   std::optional<double> uncalibrated_step_s, uncalibrated_total_s;  // when a calibration is applied
+  std::string fit_role;  // issue 20: "fitted" or "held back" per the job profile's rows; "" otherwise
 };
 
 // The one field list of a result, for the child-process codec (sim/study/sweep.cpp): a field
@@ -195,6 +198,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.memory), f(r.fits), f(r.gather_s);  // [issue 11]
   f(r.interference_s), f(r.bucket_copy_s), f(r.launch_s), f(r.negotiation_s);  // issue 9
   f(r.mfu), f(r.tokens_per_s);  // issue 19
+  f(r.observed_step_s), f(r.observed_samples_per_s);  // issue 20
   f(r.stragglers);  // issue 12 (computed in run_config); the other what-ifs are applied in the parent
 }
 

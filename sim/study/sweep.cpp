@@ -156,7 +156,7 @@ std::string encode_row(const ConfigResult& r)
   w(r);
   w(r.resilience), w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
   w(r.step_band), w(r.samples_band), w(r.total_band), w(r.speedup_band), w(r.cost_band);
-  w(r.uncalibrated_step_s), w(r.uncalibrated_total_s);
+  w(r.uncalibrated_step_s), w(r.uncalibrated_total_s), w(r.fit_role);
   return w.take();
 }
 
@@ -167,7 +167,7 @@ ConfigResult decode_row(const std::string& bytes)
   rd(r);
   rd(r.resilience), rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
   rd(r.step_band), rd(r.samples_band), rd(r.total_band), rd(r.speedup_band), rd(r.cost_band);
-  rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s);
+  rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s), rd(r.fit_role);
   DDPSIM_CHECK(rd.done(), "trailing bytes in a shard row");
   return r;
 }

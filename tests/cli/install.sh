@@ -14,6 +14,11 @@ for f in bin/ddpsim share/ddpsim/profiles/p5.48xlarge.yaml share/ddpsim/scenario
          share/ddpsim/scenario.schema.json share/ddpsim/scenario.md; do
   [ -f "$tmp/prefix/$f" ] && say ok "installed $f" || say fail "missing $f"
 done
+# Issue 20: every docs/*.md that the binary's --help cites is installed under share/ddpsim/docs.
+for f in $( { "$built_ddpsim" --help; for c in scenario collective calibrate plan merge expect; do "$built_ddpsim" $c --help; done; } 2>&1 |
+           grep -o 'docs/[a-z_]*\.md' | sort -u); do
+  [ -f "$share/$f" ] && say ok "--help cites $f: installed" || say fail "--help cites $f: not installed"
+done
 [ -x "$tmp/prefix/bin/ddpsim" ] && say ok "binary executable" || say fail "binary not executable"
 # Run from elsewhere so nothing resolves against the source tree.
 cd "$tmp"

@@ -11,7 +11,7 @@ run() { timeout 120 "$ddpsim" "$@"; }
 
 # --help: every option with a default shows it.
 run scenario --help >"$tmp/help.txt"
-for want in '\{table,json,csv,html\}=table' '\[0 - 100000\]=16' 'max-memory TEXT=4GiB' 'default: the scenario.s engine:, else analytical'; do
+for want in '\{table,json,csv,html\}=table' 'samples TEXT:.*=auto' 'max-memory TEXT=4GiB' 'default: the scenario.s engine:, else analytical'; do
   grep -Eq -- "$want" "$tmp/help.txt" && say ok "scenario --help shows $want" || say fail "scenario --help lacks $want"
 done
 run collective --help | grep -q -- '--algorithm TEXT:{auto,.*}=auto' && say ok "collective --help: --algorithm =auto" ||

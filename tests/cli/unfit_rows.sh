@@ -14,7 +14,7 @@ name: unfit
 cluster: {instance: p4d.24xlarge, nodes: [16]}
 model: {preset: gpt2-xl, seq_len: 1024}
 training: {framework: pytorch-ddp, batch_per_gpu: 2, precision: bf16, samples: 1000000, optimizer: adam}
-resilience: {checkpoint: {every: auto, storage: fsx}, monte_carlo: {trials: 50, seed: 1}}
+resilience: {restart: 10min, requeue: 5min, checkpoint: {every: auto, storage: fsx}, monte_carlo: {trials: 50, seed: 1}}
 YAML
 run scenario "$tmp/unfit.yaml" --samples 0 >"$tmp/out.txt" 2>"$tmp/err.txt"
 grep -q 'does not fit' "$tmp/err.txt" "$tmp/out.txt" && say ok "the row is reported as not fitting" || say fail "no 'does not fit'"

@@ -121,6 +121,7 @@ training: {framework: pytorch-ddp, batch_per_gpu: 32, samples: 1000}
   node_mtbf: 2000h
   checkpoint: {every: 30min, storage: {kind: fsx, capacity: 24TiB}}
   restart: 10min
+  requeue: 5min
   monte_carlo: {trials: 10, seed: 3}
 )", test::catalog());
   REQUIRE(s.resilience);
@@ -128,7 +129,7 @@ training: {framework: pytorch-ddp, batch_per_gpu: 32, samples: 1000}
   CHECK(s.resilience->checkpoint.every->seconds() == 1800);
   CHECK(s.resilience->checkpoint.storage.write_aggregate.bytes_per_s == Approx(24 * 250e6));
   CHECK(s.resilience->monte_carlo_trials == 10);
-  sim::ScenarioSpec d = app::parse_scenario("s.yaml", base + "resilience: {checkpoint: {storage: s3}}\n", test::catalog());
+  sim::ScenarioSpec d = app::parse_scenario("s.yaml", base + "resilience: {restart: 1min, requeue: 0s, checkpoint: {storage: s3}}\n", test::catalog());
   CHECK(d.resilience->gpu_mtbf_s == Approx(kLlama3GpuMtbfHours * 3600));
   CHECK_FALSE(d.resilience->checkpoint.every);
 
@@ -140,9 +141,14 @@ training: {framework: pytorch-ddp, batch_per_gpu: 32, samples: 1000}
     }
     return "";
   };
-  CHECK_THAT(error_of("resilience: {checkpoint: {storage: fxs}}\n"),
+  CHECK_THAT(error_of("resilience: {restart: 1min, requeue: 0s, checkpoint: {storage: fxs}}\n"),
              Catch::Contains("s.yaml:5:") && Catch::Contains("resilience.checkpoint.storage") && Catch::Contains("fsx"));
-  CHECK_THAT(error_of("resilience: {node_mtbf: 2000, checkpoint: {storage: s3}}\n"),
+  CHECK_THAT(error_of("resilience: {node_mtbf: 2000, restart: 1min, requeue: 0s, checkpoint: {storage: s3}}\n"),
              Catch::Contains("resilience.node_mtbf"));
-  CHECK_THAT(error_of("resilience: {restart: 10min}\n"), Catch::Contains("resilience.checkpoint"));
+  CHECK_THAT(error_of("resilience: {restart: 10min, requeue: 0s}\n"), Catch::Contains("resilience.checkpoint"));
+  // Issue 20: no silent 0 s restart or re-queue.
+  CHECK_THAT(error_of("resilience: {requeue: 0s, checkpoint: {storage: s3}}\n"),
+             Catch::Contains("resilience.restart") && Catch::Contains("no default"));
+  CHECK_THAT(error_of("resilience: {restart: 1min, checkpoint: {storage: s3}}\n"),
+             Catch::Contains("resilience.requeue") && Catch::Contains("no default"));
 }

@@ -1,0 +1,227 @@
+#include "app/expect.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/registry.hpp"
+#include "app/nccl_tests.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/output/text_format.hpp"
+#include "core/text.hpp"
+#include "sim/network/backends.hpp"
+#include "sim/network/collective_model.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+double quantile(std::vector<double> v, double q)
+{
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto i = static_cast<std::size_t>(pos);
+  if (i + 1 >= v.size()) return v.back();
+  return v[i] + (pos - static_cast<double>(i)) * (v[i + 1] - v[i]);
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep)
+{
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+}  // namespace
+
+Expecter::Expecter(const Catalog& catalog, const ExpectInput& in) : in_(in), inst_(catalog.at(in.instance))
+{
+  std::string prof_name;
+  prof_ = sim::default_profile(inst_.name);
+  if (in.profile.empty()) {
+    if (auto b = builtin_profile(inst_.name)) prof_ = *b, prof_name = "builtin profiles/" + inst_.name + ".yaml";
+  } else if (in.profile != "none") {
+    prof_ = load_profile(in.profile), prof_name = in.profile;
+  }
+  if (!prof_name.empty() && prof_.instance != inst_.name)
+    throw UserError(SourceLocation{in.profile, 0, 0}, "instance", "profile is for " + prof_.instance + ", not " + in.instance);
+  const algo::CollectiveOp op = parse_op(in.op);
+  header_.instance = in.instance;
+  header_.op = in.op;
+  header_.gpus_per_node = in.gpus_per_node > 0 ? std::min(in.gpus_per_node, inst_.gpus) : inst_.gpus;
+  header_.algorithm = "auto";
+  // A profile fitted on logs that forced an algorithm predicts that algorithm, where it runs `op`.
+  if (const std::string& forced = prof_.provenance.algorithm; forced != "auto" && !prof_name.empty()) {
+    const algo::Algorithm* a = algo::Registry::instance().find(forced);
+    if (a && a->supports(op)) header_.algorithm = forced;
+  }
+  auto& p = header_.provenance;
+  p.push_back("catalog: " + inst_.name + " (topology/catalog/instances.yaml, compiled in): " + inst_.description);
+  if (prof_name.empty()) {
+    p.push_back("profile: none (the catalog alone: line rates and NCCL's latency model, nothing measured)");
+    std::vector<std::string> fields;
+    for (const AssumedRange& a : catalog.assumed)
+      if (std::find(a.instances.begin(), a.instances.end(), inst_.name) != a.instances.end()) {
+        const double l = std::log(a.low), h = std::log(a.high);
+        assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
+        assumed_fields_.push_back(a.field);
+        fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
+      }
+    p.push_back("spread: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
+                (fields.empty() ? std::string("none for this instance: p10 = p50 = p90") : join(fields, ", ")) +
+                "); a bound from stated ignorance, not a measured spread");
+  } else {
+    std::vector<std::string> nodes;
+    for (const sim::Residual& r : prof_.residuals)
+      if (std::find(nodes.begin(), nodes.end(), std::to_string(r.nodes)) == nodes.end()) nodes.push_back(std::to_string(r.nodes));
+    p.push_back("profile: " + prof_name + " (" + prof_.provenance.method + ")");
+    p.push_back("fit data: " + std::to_string(prof_.residuals.size()) + " points on " + join(nodes, ", ") + " node(s) from " +
+                join(prof_.provenance.inputs, ", ") +
+                (prof_.provenance.nccl_version.empty() ? "" : ", NCCL " + prof_.provenance.nccl_version) +
+                "; other node counts reuse the fitted terms (extrapolated)");
+    p.push_back("spread: the model's time x the 10/50/90th percentile of measured/predicted over the fit's points "
+                "of the same scope within 4x of the size (all of the scope's points where fewer than 4)");
+  }
+  if (header_.algorithm != "auto")
+    p.push_back("algorithm: " + header_.algorithm + " (the profile's logs forced it: run nccl-tests with NCCL_ALGO=" +
+                header_.algorithm + ")");
+  else
+    p.push_back("algorithm: NCCL's own per-size choice (tuning.cc's model)");
+}
+
+ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
+{
+  const algo::CollectiveOp op = parse_op(in_.op);
+  const int gpn = header_.gpus_per_node;
+  auto time_us = [&](const InstanceSpec& inst, std::string* algorithm, std::string* protocol) {
+    const Topology topo(inst, nodes, gpn);
+    const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
+    const sim::CollectiveModel model(topo, sim::CollectiveOptions{header_.algorithm, std::nullopt, prof_, {}, {}, 0});
+    const sim::PricedCollective c = model.price(op, Bytes{bytes});
+    if (algorithm) *algorithm = std::string(c.algorithm->name());
+    if (protocol) *protocol = c.protocol ? std::string(to_string(*c.protocol)) : "-";
+    return sim::time_alone_us(c, *net);
+  };
+  ExpectRow row;
+  row.nodes = nodes;
+  row.ranks = nodes * gpn;
+  row.bytes = bytes;
+  const double t = time_us(inst_, &row.algorithm, &row.protocol);
+  const double factor = bus_factor(op, row.ranks);
+  auto busbw = [&](double us) { return static_cast<double>(bytes) / (us * 1e-6) / 1e9 * factor; };
+  double t10 = t, t50 = t, t90 = t;  // times: t90 is the slow end
+  std::vector<double> near, scope;
+  for (const sim::Residual& r : prof_.residuals) {
+    if ((r.nodes > 1) != (nodes > 1) || r.measured_us <= 0 || r.predicted_us <= 0) continue;
+    const double ln = std::log(r.measured_us / r.predicted_us);
+    scope.push_back(ln);
+    if (std::abs(std::log2(static_cast<double>(std::max<std::uint64_t>(r.bytes, 1)) / static_cast<double>(bytes))) <= 2)
+      near.push_back(ln);
+  }
+  const std::vector<double>& use = near.size() >= 4 ? near : scope;
+  if (!use.empty()) {
+    t10 = t * std::exp(quantile(use, 0.1)), t50 = t * std::exp(quantile(use, 0.5)), t90 = t * std::exp(quantile(use, 0.9));
+    row.points = static_cast<int>(use.size());
+  } else if (!assumed_.empty()) {
+    auto scaled = [&](bool high) {
+      InstanceSpec s = inst_;
+      for (std::size_t i = 0; i < assumed_.size(); ++i) {
+        const double f = high ? assumed_[i].second : assumed_[i].first;
+        const std::string& field = assumed_fields_[i];
+        if (field == "nic.latency") s.nic.latency = Time::from_seconds(s.nic.latency.seconds() * f);
+        if (field == "intra_node.nvlink_latency") s.nvlink_latency = Time::from_seconds(s.nvlink_latency.seconds() * f);
+        if (field == "pcie.latency") s.pcie_latency = Time::from_seconds(s.pcie_latency.seconds() * f);
+      }
+      return time_us(s, nullptr, nullptr);
+    };
+    t10 = scaled(false), t90 = scaled(true);
+  }
+  row.p10 = busbw(std::max(t10, t90)), row.p50 = busbw(t50), row.p90 = busbw(std::min(t10, t90));
+  return row;
+}
+
+Expectation expect_busbw(const Catalog& catalog, const ExpectInput& in)
+{
+  Expecter e(catalog, in);
+  Expectation out = e.header();
+  for (int n : in.nodes)
+    for (std::uint64_t b : in.sizes) out.rows.push_back(e.at(n, b));
+  return out;
+}
+
+std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const calibrate::NcclLog& log, Expectation& header)
+{
+  const InstanceSpec& inst = catalog.at(in.instance);
+  const int gpn = in.gpus_per_node > 0 ? std::min(in.gpus_per_node, inst.gpus) : inst.gpus;
+  const int nodes = log.nodes > 0 ? log.nodes : log.ranks / gpn;
+  if (log.rows.empty()) throw UserError(SourceLocation{log.file, 1, 1}, "", "no result rows in the log");
+  if (nodes < 1 || nodes * gpn != log.ranks)
+    throw UserError(SourceLocation{log.file, log.rows.front().line, 1}, "",
+                    "the log has " + std::to_string(log.ranks) + " ranks, not a multiple of " + std::to_string(gpn) +
+                        " GPUs per node (check --instance or --gpus-per-node)");
+  in.nodes = {nodes};
+  Expecter e(catalog, in);
+  header = e.header();
+  std::vector<CheckRow> out;
+  for (const calibrate::LogRow& r : log.rows) {
+    CheckRow c{e.at(nodes, r.bytes.n), r.busbw_GBps, r.line, "pass"};
+    if (r.busbw_GBps + r.busbw_ulp < c.expected.p10) c.verdict = "slow";
+    else if (r.busbw_GBps - r.busbw_ulp > c.expected.p90) c.verdict = "fast";
+    header.rows.push_back(c.expected);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string expect_table(const Expectation& e)
+{
+  std::string out = "# ddpsim expect: " + e.op + " busbw (GB/s, as nccl-tests prints it) on " + printable(e.instance) + ", " +
+                    std::to_string(e.gpus_per_node) + " GPUs per node\n";
+  for (const std::string& p : e.provenance) out += "# " + printable(p) + "\n";
+  out += "#\n" + pad("nodes", 5) + "  " + pad("ranks", 6) + "  " + pad("size (B)", 12) + "  " + pad("p10", 8) + "  " +
+         pad("p50", 8) + "  " + pad("p90", 8) + "  " + pad("points", 6) + "  algorithm protocol\n";
+  for (const ExpectRow& r : e.rows)
+    out += pad(std::to_string(r.nodes), 5) + "  " + pad(std::to_string(r.ranks), 6) + "  " + pad(std::to_string(r.bytes), 12) +
+           "  " + pad(fmt("%.2f", r.p10), 8) + "  " + pad(fmt("%.2f", r.p50), 8) + "  " + pad(fmt("%.2f", r.p90), 8) + "  " +
+           pad(std::to_string(r.points), 6) + "  " + r.algorithm + " " + r.protocol + "\n";
+  out += "# points = measured points behind the row's spread (0: the catalog's [assume] ranges)\n";
+  return out;
+}
+
+std::string check_table(const Expectation& e, const std::vector<CheckRow>& rows, const std::string& log_file)
+{
+  std::string out = "# ddpsim expect --check " + printable(log_file) + ": " + e.op + " on " + printable(e.instance) + ", " +
+                    std::to_string(rows.empty() ? 0 : rows.front().expected.nodes) + " node(s)\n";
+  for (const std::string& p : e.provenance) out += "# " + printable(p) + "\n";
+  int slow = 0, fast = 0;
+  for (const CheckRow& c : rows) {
+    out += pad(std::to_string(c.expected.bytes), 12) + "  busbw " + pad(fmt("%.2f", c.measured_busbw), 8) + "  expected " +
+           pad(fmt("%.2f", c.expected.p10), 8) + " - " + pad(fmt("%.2f", c.expected.p90), 8) + " (p50 " +
+           fmt("%.2f", c.expected.p50) + ")  " + c.verdict + "\n";
+    slow += c.verdict == "slow", fast += c.verdict == "fast";
+  }
+  out += "# " + std::to_string(rows.size()) + " sizes: " + std::to_string(rows.size() - static_cast<std::size_t>(slow + fast)) +
+         " pass, " + std::to_string(slow) + " slow, " + std::to_string(fast) + " fast" + (slow ? " (exit 1)" : "") + "\n";
+  return out;
+}
+
+std::string expect_json(const Expectation& e, const std::vector<CheckRow>* check)
+{
+  nlohmann::ordered_json j;
+  j["instance"] = e.instance;
+  j["op"] = e.op;
+  j["gpus_per_node"] = e.gpus_per_node;
+  j["algorithm"] = e.algorithm;
+  j["provenance"] = e.provenance;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < e.rows.size(); ++i) {
+    const ExpectRow& r = e.rows[i];
+    nlohmann::ordered_json o{{"nodes", r.nodes}, {"ranks", r.ranks}, {"bytes", r.bytes}, {"busbw_p10_GBps", r.p10},
+                             {"busbw_p50_GBps", r.p50}, {"busbw_p90_GBps", r.p90}, {"points", r.points},
+                             {"algorithm", r.algorithm}, {"protocol", r.protocol}};
+    if (check) o["measured_busbw_GBps"] = (*check)[i].measured_busbw, o["verdict"] = (*check)[i].verdict;
+    j["rows"].push_back(std::move(o));
+  }
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,78 @@
+// `ddpsim expect` (issue 20): the nccl-tests bus bandwidth a cluster should reach, per size and node
+// count, as p10/p50/p90 with where the numbers come from, and the check of a fresh log against it.
+//
+// The model is the CollectiveModel `ddpsim collective` uses (analytical, idle network), with the
+// instance's profile (the shipped one, a given file, or none: the catalog alone). The spread:
+//   - a profile with measured points: t x exp(q) for q the 10th/50th/90th percentile of
+//     ln(measured / predicted) over the fit's points of the same scope (one node, or the network)
+//     within a factor 4 of the size, or over all of them where fewer than 4 are that close;
+//   - the catalog alone: the instance's [assume] latencies (catalog assumed_ranges) moved together
+//     to the 10th and 90th percentile of their ln-uniform ranges; no measurement stands behind it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/input/catalog_loader.hpp"
+#include "calibrate/nccl_log.hpp"
+#include "sim/network/profile.hpp"
+
+namespace ddpsim::app {
+
+struct ExpectInput {
+  std::string instance;
+  std::vector<int> nodes;
+  int gpus_per_node = 0;            // 0: all of the instance's
+  std::string op = "all_reduce";
+  std::string profile;              // "": the shipped one if any; "none": catalog alone; else a file
+  std::vector<std::uint64_t> sizes;
+};
+
+struct ExpectRow {
+  int nodes = 0, ranks = 0;
+  std::uint64_t bytes = 0;
+  double p10 = 0, p50 = 0, p90 = 0;  // busbw, GB/s (p10 the slow end)
+  std::string algorithm, protocol;
+  int points = 0;                    // measured points behind the spread (0: catalog ranges)
+};
+
+struct Expectation {
+  std::string instance, op, algorithm;
+  int gpus_per_node = 0;
+  std::vector<std::string> provenance;  // lines: catalog, profile, its fit data, the spread's rule
+  std::vector<ExpectRow> rows;
+};
+
+class Expecter {
+ public:
+  Expecter(const Catalog& catalog, const ExpectInput& in);
+  ExpectRow at(int nodes, std::uint64_t bytes) const;
+  const Expectation& header() const { return header_; }
+
+ private:
+  ExpectInput in_;
+  InstanceSpec inst_;
+  sim::Profile prof_;
+  std::vector<std::pair<double, double>> assumed_;  // factor at p10 and p90 per [assume] field
+  std::vector<std::string> assumed_fields_;
+  Expectation header_;
+};
+
+Expectation expect_busbw(const Catalog& catalog, const ExpectInput& in);
+
+// One verdict per row of a fresh nccl-tests log: "slow" below p10, "fast" above p90, else "pass"
+// (the log's printed rounding counts in its favour).
+struct CheckRow {
+  ExpectRow expected;
+  double measured_busbw = 0;
+  int line = 0;
+  std::string verdict;
+};
+std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const calibrate::NcclLog& log, Expectation& header);
+
+std::string expect_table(const Expectation& e);
+std::string expect_json(const Expectation& e, const std::vector<CheckRow>* check);
+std::string check_table(const Expectation& e, const std::vector<CheckRow>& rows, const std::string& log_file);
+
+}  // namespace ddpsim::app

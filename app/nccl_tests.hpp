@@ -1,0 +1,31 @@
+// nccl-tests' conventions shared by `ddpsim collective`, `ddpsim expect` and the tuner export:
+// the --op names and the bus-bandwidth factor (NVIDIA/nccl-tests doc/PERFORMANCE.md).
+#pragma once
+
+#include <string>
+
+#include "algorithms/algorithm.hpp"
+#include "core/error.hpp"
+
+namespace ddpsim::app {
+
+inline algo::CollectiveOp parse_op(const std::string& s)
+{
+  for (auto op : {algo::CollectiveOp::all_reduce, algo::CollectiveOp::reduce_scatter, algo::CollectiveOp::all_gather,
+                  algo::CollectiveOp::broadcast, algo::CollectiveOp::reduce})
+    if (to_string(op) == s) return op;
+  throw UserError("--op: unknown collective \"" + s + "\"");
+}
+
+// busbw = algbw x this, for n ranks.
+inline double bus_factor(algo::CollectiveOp op, int n)
+{
+  switch (op) {
+    case algo::CollectiveOp::all_reduce: return 2.0 * (n - 1) / n;
+    case algo::CollectiveOp::reduce_scatter:
+    case algo::CollectiveOp::all_gather: return static_cast<double>(n - 1) / n;
+    default: return 1.0;
+  }
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,13 @@
+// The what-if tables printed under a scenario's table (app/output/whatif_tables.cpp).
+#pragma once
+
+#include <string>
+
+#include "sim/study/scenario.hpp"
+
+namespace ddpsim::app {
+
+std::string resilience_table(const sim::ScenarioReport& rep);  // failures and checkpoints
+std::string stragglers_table(const sim::ScenarioReport& rep);  // slow ranks and jitter
+
+}  // namespace ddpsim::app

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Issue 20, "the first ten minutes": README's first command (the calibrated reference case) and
+# the default table: at most 120 characters wide; calibrated beside uncalibrated with held-back
+# rows marked and their error shown; no zero-width interval; one time unit per column; SageMaker's
+# own rate for ml.* instances with its source; --wide for the rest; JSON and CSV keep every field;
+# --samples sampling only when an uncertain input can move a result.
+set -u
+ddpsim=$1 root=$2
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$root"
+
+# The command README shows first, verbatim.
+first=$(sed -n 's/^    \.\/scripts\/setup.sh && \.\/build\/release\/app\/ddpsim \(scenario .*\)$/\1/p' README.md | head -1)
+[ "$first" = "scenario scenarios/p3_8node_fitted.yaml" ] && say ok "README's first command: ddpsim $first" ||
+  say fail "README's first command is '$first'"
+"$ddpsim" $first >"$tmp/ref.txt" || say fail "the reference command failed"
+width=$(awk '{ if (length($0) > w) w = length($0) } END { print w }' "$tmp/ref.txt")
+[ "$width" -le 120 ] && say ok "reference output is $width characters wide (<= 120)" || say fail "reference output is $width wide"
+head="$(grep -m1 '^nodes' "$tmp/ref.txt")"
+for col in "total [min]" "uncal. [min]" "obs. [min]" "error" "uncal.error" "fit"; do
+  [[ "$head" == *"$col"* ]] && say ok "column '$col'" || say fail "no column '$col' in: $head"
+done
+row() { awk -v n="$1" '$1 == n' "$tmp/ref.txt"; }
+[[ "$(row 1)" == *fitted* && "$(row 2)" == *fitted* ]] && say ok "1 and 2 nodes marked fitted" || say fail "fitted rows: $(row 1)"
+for n in 4 8; do
+  r=$(row $n)
+  if [[ "$r" == *"held back"* ]] && grep -qE '[+-][0-9]+\.[0-9]%' <<<"$r"; then say ok "$n nodes held back, error shown: $r"
+  else say fail "$n nodes: $r"; fi
+done
+# The observed minutes in the total's unit: 99 min, not 1.65 h.
+[[ "$(row 1)" == *" 99.0 "* ]] && say ok "observed 99 min printed as 99.0 in the minutes column" || say fail "row 1: $(row 1)"
+
+# No zero-width interval anywhere, in any example's default or wide table.
+for f in scenarios/*.yaml; do
+  for w in "" --wide; do
+    "$ddpsim" scenario "$f" $w >"$tmp/t.txt" 2>/dev/null
+    if grep -qE '\(([0-9.]+)-\1\)' "$tmp/t.txt"; then say fail "$(basename "$f") $w: zero-width interval $(grep -oE '\(([0-9.]+)-\1\)' "$tmp/t.txt" | head -1)"
+    else say ok "$(basename "$f") $w: no zero-width interval"; fi
+  done
+  # One unit per time column: the units sit in the heads, the cells hold numbers.
+  if grep -A100 -m1 '^\(instance\|nodes\)' "$tmp/t.txt" | sed '/^$/q' | tail -n +2 | grep -qE '[0-9] (ms|us|min|h|s)( |$)'; then
+    say fail "$(basename "$f"): a unit inside a cell"
+  fi
+done
+
+# ml.* at SageMaker's rate, with the source printed; plain EC2 names at the EC2 rate.
+"$ddpsim" scenario scenarios/p3_8node.yaml --format json >"$tmp/p3.json"
+python3 - "$tmp/p3.json" <<'PY' && say ok "ml.p3.16xlarge priced at SageMaker's 28.152 USD/h, source printed" || say fail "ml.* price"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert all(r["price_usd_per_hour"] == 28.152 for r in j["results"]), [r["price_usd_per_hour"] for r in j["results"]]
+assert "SageMaker" in j["price_source"], j["price_source"]
+PY
+"$ddpsim" scenario scenarios/p3_8node.yaml | grep -q '^prices: SageMaker AI on-demand training' && say ok "table prints the SageMaker source" ||
+  say fail "table does not print the SageMaker source"
+sed 's/instance: ml.p3.16xlarge/instance: p3.16xlarge/' scenarios/p3_8node.yaml >"$tmp/ec2.yaml"
+"$ddpsim" scenario "$tmp/ec2.yaml" --format json | grep -q '"price_usd_per_hour": 24.48' && say ok "p3.16xlarge keeps EC2's 24.48" ||
+  say fail "EC2 price changed"
+"$ddpsim" scenario scenarios/bert_large_p3dn.yaml | grep -q 'no SageMaker rate for ml.p3dn.24xlarge' &&
+  say ok "ml.p3dn.24xlarge (no SageMaker rate in the catalog) says so" || say fail "ml.p3dn price source"
+
+# --wide adds the rest; JSON and CSV keep every field.
+"$ddpsim" scenario scenarios/p3_8node.yaml --wide >"$tmp/wide.txt"
+for col in "samples/s" "compute" "exposed" "loader" "memory/GPU" "eff"; do
+  grep -q "$col" "$tmp/wide.txt" && ! grep -m1 '^nodes' "$tmp/ref.txt" | grep -q "$col" && say ok "'$col' under --wide only" ||
+    say fail "'$col' not under --wide only"
+done
+"$ddpsim" scenario scenarios/p3_8node.yaml --format csv | head -1 | grep -q "samples_per_s,steps,total_time_s.*compute_s,comm_s,exposed_comm_s" &&
+  say ok "CSV keeps every column" || say fail "CSV lost columns"
+
+# --samples: 0 when nothing uncertain moves a result, 16 when something does.
+python3 - "$tmp/p3.json" <<'PY' && say ok "p3_8node: no interval (the [assume] latencies do not move an input-bound job)" || say fail "p3_8node sampled"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert not any(k.endswith("_p10") for r in j["results"] for k in r), "bands present"
+assert not any("Latin-hypercube" in n for n in j["notes"]), j["notes"]
+PY
+"$ddpsim" scenario scenarios/p3_8node.yaml --samples 16 --format json >"$tmp/p3s.json"
+python3 - "$tmp/p3s.json" <<'PY' && say ok "--samples 16 still samples (bands zero-width, JSON keeps them)" || say fail "--samples 16"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["total_time_s_p10"] == r["total_time_s_p90"], r
+PY
+"$ddpsim" scenario scenarios/p3_8node_fitted.yaml --format json | grep -q '"total_time_s_p10"' &&
+  say ok "p3_8node_fitted: the fit's covariance is sampled by default" || say fail "fitted scenario not sampled"
+start=$(date +%s%N); "$ddpsim" scenario scenarios/p3_8node.yaml >/dev/null; auto=$(( ($(date +%s%N) - start) / 1000000 ))
+start=$(date +%s%N); "$ddpsim" scenario scenarios/p3_8node.yaml --samples 16 >/dev/null; forced=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "     p3_8node: default ${auto} ms, --samples 16 ${forced} ms"
+exit $fail
