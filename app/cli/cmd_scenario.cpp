@@ -12,7 +12,7 @@
 #include "app/cli/engine_choice.hpp"
 #include "app/output/multi_report.hpp"
 #include "app/output/output.hpp"
-#include "app/predict.hpp"
+#include "sim/study/twin.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/shard_option.hpp"
 #include "app/input/scenario_loader.hpp"
@@ -35,7 +35,7 @@ struct ScenarioOptions {
   std::string trace_config;  // NODES or NODES:FRAMEWORK; "": the last configuration
   bool trace_all_nodes = false;
   int jobs = 1;
-  int samples = kDefaultSamples;
+  int samples = sim::kDefaultSamples;
   std::string max_memory = "4GiB";
   double timeout_s = 0;
   std::string shard;  // issue 11: "I/N", "auto" or "auto/N" (app/output/shards.hpp)
@@ -162,7 +162,7 @@ class ScenarioCommand final : public Command {
       parse_trace_config(run);
     }
     sim::ScenarioReport report =
-        guarded_run(spec, run, [&] { return predict(spec, catalog, run, opt_.samples); });
+        guarded_run(spec, run, [&] { return sim::predict(spec, run, opt_.samples); });
     add_engine_warnings(spec, run.engine, report);
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& shown = traced(report, run);

@@ -1,0 +1,150 @@
+#include <nlohmann/json.hpp>
+
+#include "app/output/report.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+void put_band(nlohmann::ordered_json& o, const std::string& key, const sim::ConfigResult::Band& b)
+{
+  if (!b.set) return;
+  o[key + "_p10"] = b.p10;
+  o[key + "_p90"] = b.p90;
+}
+
+nlohmann::ordered_json memory_json(const sim::MemoryBreakdown& m)
+{
+  nlohmann::ordered_json o;
+  o["parameters"] = m.parameters.n;
+  o["gradients"] = m.gradients.n;
+  o["optimizer"] = m.optimizer.n;
+  o["buckets"] = m.buckets.n;
+  o["activations"] = m.activations.n;
+  o["workspace"] = m.workspace.n;
+  o["total"] = m.total().n;
+  o["capacity"] = m.capacity.n;
+  return o;
+}
+
+// `fits`: a configuration that does not fit in memory cannot run, so its expected time and cost are
+// null like the main row's total and cost (the failure model's inputs stay for reference).
+nlohmann::ordered_json resilience_json(const sim::ResilienceResult& x, bool fits)
+{
+  nlohmann::ordered_json o;
+  o["node_mtbf_s"] = x.node_mtbf_s;
+  o["mtbf_source"] = x.mtbf_source;
+  o["job_mtbf_s"] = x.job_mtbf_s;
+  o["storage"] = x.storage;
+  o["checkpoint_bytes"] = x.checkpoint_bytes;
+  o["checkpoint_write_s"] = x.checkpoint_write_s;
+  o["checkpoint_read_s"] = x.checkpoint_read_s;
+  o["restart_s"] = x.restart_s;
+  o["young_interval_s"] = x.young_interval_s;
+  o["daly_interval_s"] = x.daly_interval_s;
+  o["interval_s"] = x.interval_s;
+  o["work_s"] = x.work_s;
+  o["expected_time_s"] = x.expected_time_s;
+  o["expected_total_time_s"] = x.expected_total_time_s;
+  o["expected_failures"] = x.expected_failures;
+  o["checkpoint_overhead_s"] = x.checkpoint_overhead_s;
+  o["lost_s"] = x.lost_s;
+  o["efficiency"] = x.efficiency;
+  o["expected_cost_usd"] = x.expected_cost_usd;
+  if (!fits)
+    for (const char* k : {"expected_time_s", "expected_total_time_s", "expected_cost_usd"}) o[k] = nullptr;
+  if (x.trials > 0 && fits) {
+    o["monte_carlo"] = {{"trials", x.trials}, {"mean_s", x.mc_mean_s}, {"p10_s", x.mc_p10_s}, {"p50_s", x.mc_p50_s},
+                        {"p90_s", x.mc_p90_s}};
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string scenario_json(const sim::ScenarioReport& rep)
+{
+  nlohmann::ordered_json j;
+  j["scenario"] = rep.scenario;
+  j["description"] = rep.description;
+  j["engine"] = rep.engine;
+  j["model"] = rep.model;
+  j["parameters"] = rep.parameters;
+  j["price_source"] = rep.price_source;
+  j["notes"] = rep.notes;
+  j["results"] = nlohmann::ordered_json::array();
+  for (const auto& r : rep.results) {
+    nlohmann::ordered_json o;
+    o["instance"] = r.instance;
+    o["nodes"] = r.nodes;
+    o["gpus"] = r.gpus;
+    o["framework"] = r.framework;
+    o["backend"] = r.backend;
+    o["algorithm"] = r.algorithm;
+    o["step_time_s"] = r.step_time_s;
+    put_band(o, "step_time_s", r.step_band);
+    o["samples_per_s"] = r.samples_per_s;
+    put_band(o, "samples_per_s", r.samples_band);
+    o["steps"] = r.steps;
+    // A row that does not fit in memory cannot run: no total time, no cost (null).
+    o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
+    put_band(o, "total_time_s", r.total_band);
+    o["speedup"] = r.speedup;
+    put_band(o, "speedup", r.speedup_band);
+    o["scaling_efficiency"] = r.scaling_efficiency;
+    o["compute_s"] = r.compute_s;
+    o["comm_s"] = r.comm_s;
+    o["exposed_comm_s"] = r.exposed_comm_s;
+    o["optimizer_s"] = r.optimizer_s;
+    o["loader_wait_s"] = r.loader_wait_s;
+    o["overhead_s"] = r.overhead_s;
+    o["interference_s"] = r.interference_s;  // issue 9: sim/step/overheads.hpp
+    o["bucket_copy_s"] = r.bucket_copy_s;
+    o["launch_s"] = r.launch_s;
+    o["negotiation_s"] = r.negotiation_s;
+    o["grad_accum_steps"] = r.grad_accum_steps;
+    o["startup_s"] = r.startup_s;
+    o["price_usd_per_hour"] = r.price_usd_per_hour;
+    o["bound"] = r.bound;
+    o["bucket_bytes"] = r.bucket_bytes;
+    // Each gradient reduction as the CollectiveModel priced it, in launch order.
+    o["buckets"] = nlohmann::ordered_json::array();
+    for (const sim::BucketResult& b : r.buckets)
+      o["buckets"].push_back({{"bytes", b.bytes},
+                              {"algorithm", b.algorithm},
+                              {"protocol", b.protocol},
+                              {"channels", b.channels},
+                              {"time_s", b.time_s()},
+                              {"ready_s", b.ready_s},
+                              {"start_s", b.start_s}});
+    o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
+    put_band(o, "cost_usd", r.cost_band);
+    o["fits"] = r.fits;
+    o["memory"] = fit_note(r);
+    o["memory_bytes"] = memory_json(r.memory);
+    if (r.gather_s > 0) o["gather_s"] = r.gather_s;
+    if (r.uncalibrated_step_s) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
+    if (r.uncalibrated_total_s) o["uncalibrated_total_time_s"] = *r.uncalibrated_total_s;
+    o["warnings"] = r.warnings;
+    if (r.observed_minutes) {
+      o["observed_total_time_s"] = *r.observed_minutes * 60;
+      o["error"] = (r.total_time_s - *r.observed_minutes * 60) / (*r.observed_minutes * 60);
+    }
+    if (!r.simulated.empty()) o["simulated"] = r.simulated;
+    if (r.resilience) o["resilience"] = resilience_json(*r.resilience, r.fits);  // issue 12
+    if (!r.degraded.empty()) o["degraded"] = r.degraded;                   // issue 12
+    if (const auto& x = r.stragglers) {                                     // issue 12
+      o["stragglers"] = {{"steps_simulated", x->steps},           {"nominal_step_s", x->nominal_step_s},
+                         {"step_mean_s", x->step_mean_s},         {"step_p50_s", x->step_p50_s},
+                         {"step_p99_s", x->step_p99_s},           {"slowdown", x->slowdown},
+                         {"sync_wait_mean_s", x->sync_wait_mean_s}, {"sync_wait_max_s", x->sync_wait_max_s},
+                         {"total_time_s", r.startup_s + x->step_mean_s * static_cast<double>(r.steps)}};
+    }
+    if (!r.compiler.empty())                                                // issue 12
+      o["compiler"] = {{"name", r.compiler}, {"compute_scale", r.compiler_compute_scale},
+                       {"memory_scale", r.compiler_memory_scale}};
+    j["results"].push_back(std::move(o));
+  }
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace ddpsim::app
