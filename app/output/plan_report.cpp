@@ -102,7 +102,7 @@ std::string plan_json(const sim::PlanReport& rep)
     o["algorithm"] = r.algorithm;
     o["variant"] = rep.labels.at(row.variant);
     o["step_time_s"] = r.step_time_s;
-    o["calibrated"] = rep.calibrated.at(row.variant) && r.uncalibrated_step_s.has_value();
+    o["calibrated"] = row.variant < rep.calibrated.size() && rep.calibrated[row.variant] && r.uncalibrated_step_s.has_value();
     if (o["calibrated"] == true) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
     o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
     o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
