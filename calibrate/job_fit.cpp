@@ -23,16 +23,6 @@ std::string fixed(double v, int digits = 3)
   return o.str();
 }
 
-double metric_of(const sim::ConfigResult& r, sim::Metric m)
-{
-  switch (m) {
-    case sim::Metric::step_time: return r.step_time_s;
-    case sim::Metric::samples_per_s: return r.samples_per_s;
-    case sim::Metric::total_time: return r.total_time_s;
-  }
-  return 0;
-}
-
 // The least-squares problem in ln-space over the fitted rows.
 struct Problem {
   const sim::ScenarioSpec& spec;
@@ -203,55 +193,13 @@ void check_identifiable(const Eigen::MatrixXd& j, const std::vector<std::string>
 
 }  // namespace
 
-std::vector<double> predict_rows(const sim::ScenarioSpec& spec, const std::vector<sim::Observation>& rows,
-                                 const sim::RunOptions& run)
-{
-  // Simulate only the configurations the rows need.
-  sim::ScenarioSpec s = spec;
-  auto needed = [&](int nodes) {
-    return std::any_of(rows.begin(), rows.end(), [&](const sim::Observation& o) { return o.nodes == nodes; });
-  };
-  s.cluster.nodes.clear();
-  s.cluster.gpus_per_node_each.clear();
-  for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i)
-    if (needed(spec.cluster.nodes[i])) {
-      s.cluster.nodes.push_back(spec.cluster.nodes[i]);
-      if (!spec.cluster.gpus_per_node_each.empty()) s.cluster.gpus_per_node_each.push_back(spec.cluster.gpus_per_node_each[i]);
-    }
-  s.training.compare.clear();
-  for (sim::Framework f : spec.training.compare)
-    if (std::any_of(rows.begin(), rows.end(), [&](const sim::Observation& o) { return o.framework == f; }))
-      s.training.compare.push_back(f);
-  sim::RunOptions quiet = run;
-  quiet.timeline = nullptr;
-  const sim::ScenarioReport rep = sim::run_scenario(s, quiet);
-  std::vector<double> out;
-  for (const sim::Observation& o : rows) {
-    const auto it = std::find_if(rep.results.begin(), rep.results.end(), [&](const sim::ConfigResult& r) {
-      return r.nodes == o.nodes && r.gpus == o.nodes * o.gpus_per_node && r.framework == to_string(o.framework);
-    });
-    DDPSIM_CHECK(it != rep.results.end(), "observed row " + o.where + " matches no simulated configuration");
-    out.push_back(metric_of(*it, o.metric));
-  }
-  return out;
-}
-
-sim::ScenarioSpec apply_fit(sim::ScenarioSpec spec, const std::vector<std::string>& names, const std::vector<double>& x)
-{
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    // Keep the search in a physical neighbourhood: e^-30..e^30 times one second or one.
-    apply(names[k], spec, std::exp(std::clamp(x[k], -30.0, 30.0)));
-  }
-  return spec;
-}
-
 JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
 {
   JobFit fit;
-  fit.context = context_of(spec);
+  fit.context = sim::context_of(spec);
   if (opt.knobs.empty()) throw UserError("--fit: name at least one knob");
   for (std::size_t a = 0; a < opt.knobs.size(); ++a) {
-    knob(opt.knobs[a]);
+    sim::knob(opt.knobs[a]);
     for (std::size_t b = 0; b < a; ++b)
       if (opt.knobs[a] == opt.knobs[b]) throw UserError("--fit: " + opt.knobs[a] + " is named twice");
   }
@@ -270,7 +218,7 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
     throw UserError("calibrate job: " + std::to_string(fitted.size()) + " fitted row(s) cannot determine " +
                     std::to_string(p) + " knob(s); fit fewer knobs or more rows (--fit-on)");
   Eigen::VectorXd x0(static_cast<Eigen::Index>(p));
-  for (std::size_t k = 0; k < p; ++k) x0(static_cast<Eigen::Index>(k)) = std::log(start_value(opt.knobs[k], spec));
+  for (std::size_t k = 0; k < p; ++k) x0(static_cast<Eigen::Index>(k)) = std::log(sim::start_value(opt.knobs[k], spec));
   Problem prob{spec, opt.knobs, fitted, opt.run, &fit.evaluations, x0};
   const Eigen::VectorXd x = multi_start(prob, x0);
   refuse_at_search_bound(x, x0, opt.knobs);
@@ -286,7 +234,7 @@ JobFit fit_job(const sim::ScenarioSpec& spec, const JobFitOptions& opt)
     fit.knobs.push_back(FittedKnob{opt.knobs[k], std::exp(x0(kk)), std::exp(x(kk)), std::sqrt(fit.cov_log(kk, kk))});
   }
   for (const FittedKnob& k : fit.knobs) {
-    const Knob& def = knob(k.name);
+    const sim::Knob& def = sim::knob(k.name);
     if (!(k.value > def.lower && k.value <= def.upper))
       throw UserError("calibrate job: the fit needs " + k.name + " = " + fixed(k.value, 4) + ", outside its physical range (" +
                       fixed(def.lower) + ", " + fixed(def.upper) + "]: " + def.meaning +

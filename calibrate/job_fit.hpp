@@ -1,4 +1,4 @@
-// `ddpsim calibrate job`: fit named knobs (calibrate/knobs.hpp) to a scenario's observed rows by
+// `ddpsim calibrate job`: fit named knobs (sim/study/knobs.hpp) to a scenario's observed rows by
 // nonlinear least squares through the whole simulator (sim::run_scenario), with Eigen's
 // Levenberg-Marquardt (unsupported/Eigen/NonLinearOptimization; docs/calibration.md says why).
 //
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "calibrate/knobs.hpp"
+#include "sim/study/knobs.hpp"
 #include "sim/study/scenario.hpp"
 
 namespace ddpsim::calibrate {
@@ -59,7 +59,7 @@ struct JobFit {
   bool sigma_from_residuals = false;
   int dof = 0;                    // fitted rows - knobs
   std::vector<RowFit> rows;       // every observation, in scenario order
-  JobContext context;
+  sim::JobContext context;
   int evaluations = 0;            // simulator runs
 };
 

@@ -68,7 +68,7 @@ void add_calibrate_job(CLI::App& calibrate, JobCommandOptions& opt, CLI::App*& s
   sub = calibrate.add_subcommand("job", "Fit knobs to a scenario's observed rows (observed:) and write a job profile");
   sub->add_option("scenario", opt.scenario, "Scenario YAML with observed rows")->required();
   std::string names;
-  for (const calibrate::Knob& k : calibrate::knobs()) names += "\n  " + k.name + ": " + k.meaning;
+  for (const sim::Knob& k : sim::knobs()) names += "\n  " + k.name + ": " + k.meaning;
   sub->add_option("--fit", opt.knobs, "Knobs to fit:" + names)->required();
   sub->add_option("--fit-on", opt.fit_on, "Rows to fit, e.g. nodes=1,2 (default: all; the others are held back)");
   sub->add_option("--noise", opt.noise, "Relative sd of one observation, used when rows == knobs")
@@ -92,7 +92,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
                     std::to_string(fit.evaluations) + " simulator runs\n\n";
   out += "knob                     start          fitted         std. error\n";
   for (const calibrate::FittedKnob& k : fit.knobs) {
-    const std::string unit = calibrate::knob(k.name).unit;
+    const std::string unit = sim::knob(k.name).unit;
     char line[200];
     std::snprintf(line, sizeof line, "%-22s %-14s %-14s +/- %s (%.1f%%)\n", k.name.c_str(), knob_text(k.start, unit).c_str(),
                   knob_text(k.value, unit).c_str(), knob_text(k.se(), unit).c_str(), k.log_se * 100);

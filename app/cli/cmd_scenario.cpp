@@ -12,7 +12,7 @@
 #include "app/cli/engine_choice.hpp"
 #include "app/output/multi_report.hpp"
 #include "app/output/output.hpp"
-#include "app/predict.hpp"
+#include "sim/study/twin.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/shard_option.hpp"
 #include "app/input/scenario_loader.hpp"
@@ -36,7 +36,7 @@ struct ScenarioOptions {
   std::string trace_config;  // NODES or NODES:FRAMEWORK; "": the last configuration
   bool trace_all_nodes = false;
   int jobs = 1;
-  std::string samples = "auto";  // issue 20: auto = what the inputs need (app/predict.hpp)
+  std::string samples = "auto";  // issue 20: auto = what the inputs need (sim/study/twin.hpp)
   bool wide = false;  // issue 20
   std::string max_memory = "4GiB";
   double timeout_s = 0;
@@ -173,7 +173,7 @@ class ScenarioCommand final : public Command {
       parse_trace_config(run);
     }
     sim::ScenarioReport report =
-        guarded_run(spec, run, [&] { return predict(spec, catalog, run, opt_.samples == "auto" ? kDefaultSamples : std::stoi(opt_.samples)); });
+        guarded_run(spec, run, [&] { return sim::predict(spec, run, opt_.samples == "auto" ? sim::kDefaultSamples : std::stoi(opt_.samples)); });
     add_engine_warnings(spec, run.engine, report);
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& shown = traced(report, run);

@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "app/input/yaml_reader.hpp"
+#include "sim/study/scenario.hpp"
 #include "topology/instance.hpp"
 
 namespace ddpsim::app {
 
 // A stated range for a catalog value marked [assume] (instances.yaml `assumed_ranges`).
-struct AssumedRange {
-  std::string field;                   // e.g. "nic.latency"
-  std::string knob;                    // the calibrate/knobs.hpp knob that sets it
-  std::vector<std::string> instances;  // whose value is an assumption
-  double low = 1, high = 1;            // factors on the instance's value
-  std::string why;
-};
+using AssumedRange = sim::AssumedRange;
 
 struct Catalog {
   std::map<std::string, GpuSpec> gpus;

@@ -49,7 +49,7 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
     for (const std::string& w : warnings) e << w;
     e << YAML::EndSeq;
   }
-  const calibrate::JobContext& c = fit.context;
+  const sim::JobContext& c = fit.context;
   e << YAML::Key << "context" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "instance" << YAML::Value << c.instance << YAML::Key << "gpu" << YAML::Value << c.gpu;
   e << YAML::Key << "fabric" << YAML::Value << c.fabric << YAML::Key << "framework" << YAML::Value << c.framework;
@@ -124,7 +124,7 @@ JobProfile load_job_profile(const std::string& path)
     r.allow_keys(ks[i], kp, {"name", "value", "stderr", "start"});
     const std::string name = r.string(ks[i], kp, "name", true).value_or("");
     try {
-      const calibrate::Knob& k = calibrate::knob(name);
+      const sim::Knob& k = sim::knob(name);
       const auto v = r.number(ks[i], kp, "value", true, 0, 1e300);
       if (v && !(*v > k.lower && *v <= k.upper))
         r.error(ks[i]["value"], kp + ".value", "outside " + name + "'s physical range");
@@ -152,46 +152,6 @@ JobProfile load_job_profile(const std::string& path)
   }
   r.finish();
   return p;
-}
-
-std::vector<std::string> apply_job_profile(const JobProfile& p, sim::ScenarioSpec& spec, calibrate::Uncertainty& u)
-{
-  std::vector<std::string> notes;
-  // The file's name only: reports stay the same wherever the repository is checked out.
-  const std::string name = std::filesystem::path(p.file).filename().string();
-  const calibrate::JobContext target = calibrate::context_of(spec);
-  std::vector<Eigen::Index> used;
-  for (std::size_t k = 0; k < p.knobs.size(); ++k) {
-    const std::string why = calibrate::why_not_transferable(p.knobs[k], p.context, target);
-    if (!why.empty()) {
-      notes.push_back("warning: calibration " + name + ": " + p.knobs[k] + " not applied: " + why);
-      continue;
-    }
-    calibrate::apply(p.knobs[k], spec, p.values[k]);
-    used.push_back(static_cast<Eigen::Index>(k));
-    calibrate::Dimension d;
-    d.knob = p.knobs[k];
-    d.source = "calibration " + name;
-    d.center = std::log(p.values[k]);
-    u.dims.push_back(d);
-  }
-  // The normal dimensions come first in `u`; this adds the applied knobs' block.
-  const Eigen::Index old = u.cov.rows(), add = static_cast<Eigen::Index>(used.size());
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(old + add, old + add);
-  if (old > 0) cov.topLeftCorner(old, old) = u.cov;
-  for (Eigen::Index a = 0; a < add; ++a)
-    for (Eigen::Index b = 0; b < add; ++b) cov(old + a, old + b) = p.cov_log(used[static_cast<std::size_t>(a)], used[static_cast<std::size_t>(b)]);
-  u.cov = cov;
-  if (p.model_error_ln_sd > 0 && !used.empty()) {
-    u.model_error_ln_sd = p.model_error_ln_sd;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "interval: model error x exp(N(0, %.3g)) from the fit's leave-one-out errors", p.model_error_ln_sd);
-    notes.emplace_back(buf);
-  }
-  if (!used.empty())
-    notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
-                    std::to_string(p.knobs.size()) + " fitted knob(s)");
-  return notes;
 }
 
 }  // namespace ddpsim::app

@@ -135,7 +135,7 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
   read_scope(r, root, "intra", p.intra);
   read_scope(r, root, "network", p.network);
   // Issue 20: the residuals are read back too: `ddpsim expect` and a scenario's interval
-  // (app/predict.cpp, add_profile_spread) take their spread from them; they never change a time.
+  // (sim/study/twin.cpp, add_profile_spread) take their spread from them; they never change a time.
   if (const YAML::Node res = root["residuals"]; res.IsDefined() && res.IsSequence())
     for (std::size_t i = 0; i < res.size(); ++i) {
       const std::string path = "residuals[" + std::to_string(i) + "]";

@@ -46,7 +46,13 @@ std::string plan_table(const sim::PlanReport& rep)
 {
   std::string out = "plan " + rep.name + ": model " + rep.model + " (" +
                     fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) + " M parameters), " +
-                    std::to_string(rep.rows.size()) + " configurations\n" + goal_line(rep.goal) + "\n\n";
+                    std::to_string(rep.rows.size()) + " configurations\n" + goal_line(rep.goal) + "\n";
+  if (!rep.calibration.empty())
+    out += "calibrated: job profile " + rep.calibration + " (calibration:) applied to " +
+           std::to_string(std::count(rep.calibrated.begin(), rep.calibrated.end(), true)) + " of " +
+           std::to_string(rep.labels.size()) +
+           " variant(s) where it transfers; uncalibrated step times in --format json\n";
+  out += "\n";
   if (rep.recommended) {
     const sim::PlanRow& r = rep.rows[*rep.recommended];
     out += "recommended: " + config_name(rep, r) + "\n  why: " + rep.why + "\n\n";
@@ -82,6 +88,8 @@ std::string plan_json(const sim::PlanReport& rep)
   j["plan"] = rep.name;
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
+  j["calibrated"] = !rep.calibration.empty();  // through the twin (sim/study/twin.hpp)
+  j["calibration"] = rep.calibration.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.calibration);
   nlohmann::ordered_json g;
   g["minimize"] = rep.goal.minimize == sim::Minimize::cost ? "cost" : "time";
   g["deadline_s"] = rep.goal.deadline_s ? nlohmann::ordered_json(*rep.goal.deadline_s) : nlohmann::ordered_json();
@@ -101,6 +109,8 @@ std::string plan_json(const sim::PlanReport& rep)
     o["algorithm"] = r.algorithm;
     o["variant"] = rep.labels.at(row.variant);
     o["step_time_s"] = r.step_time_s;
+    o["calibrated"] = row.variant < rep.calibrated.size() && rep.calibrated[row.variant] && r.uncalibrated_step_s.has_value();
+    if (o["calibrated"] == true) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
     o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
     o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
     o["price_usd_per_hour"] = r.price_usd_per_hour;
@@ -120,21 +130,15 @@ std::string plan_csv(const sim::PlanReport& rep)
   std::string out = "instance,nodes,gpus,framework,algorithm,variant,step_time_s,total_time_s,cost_usd,"
                     "scaling_efficiency,bound,fits,memory_gib,pareto,recommended,excluded\n";
   auto g = [](double v) { return fmt("%.9g", v); };
-  auto q = [](const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string o = "\"";
-    for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return o + "\"";
-  };
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const sim::PlanRow& row = rep.rows[i];
     const sim::ConfigResult& r = row.result;
     out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
-           r.algorithm + "," + q(rep.labels.at(row.variant)) + "," + g(r.step_time_s) + "," +
+           r.algorithm + "," + csv_quote(rep.labels.at(row.variant)) + "," + g(r.step_time_s) + "," +
            (r.fits ? g(r.total_time_s) : "") + "," + (r.fits ? g(r.cost_usd) : "") + "," + g(r.scaling_efficiency) + "," +
            r.bound + "," + (r.fits ? "true" : "false") + "," +
            g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) + "," + (row.pareto ? "true" : "false") +
-           "," + (rep.recommended == i ? "true" : "false") + "," + q(row.excluded) + "\n";
+           "," + (rep.recommended == i ? "true" : "false") + "," + csv_quote(row.excluded) + "\n";
   }
   return out;
 }

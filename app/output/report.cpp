@@ -17,15 +17,6 @@ void put_band(nlohmann::ordered_json& o, const std::string& key, const sim::Conf
   o[key + "_p90"] = b.p90;
 }
 
-// RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled.
-std::string csv_quote(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string join_warnings(const sim::ConfigResult& r)
 {
   std::string out;

@@ -1,5 +1,5 @@
-// Small text helpers shared by the reporters (table, plan, collective): printf-style numbers and
-// column padding.
+// Small text helpers shared by the reporters (table, plan, collective): printf-style numbers,
+// column padding and CSV quoting.
 #pragma once
 
 #include <cstdio>
@@ -20,6 +20,15 @@ inline std::string pad(const std::string& s, std::size_t width, bool right = tru
 {
   if (s.size() >= width) return s;
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+// RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled.
+inline std::string csv_quote(const std::string& s)
+{
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 }  // namespace ddpsim::app

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "sim/network/flow_backend.hpp"
+#include "sim/study/twin.hpp"
 
 namespace ddpsim::sim {
 
@@ -131,7 +132,9 @@ ConfigResult run_job(const JobSpec& job, Session& s, std::size_t j, const std::v
   opt.make_network = [&s, j, &nodes](const Topology& sub) -> std::unique_ptr<NetworkBackend> {
     return std::make_unique<SharedFabricBackend>(sub, s, j, nodes);
   };
-  ScenarioReport rep = run_scenario(job.spec, opt);
+  // Through the twin: a job's `calibration:` is applied (a shared fabric runs each job once, so no
+  // uncalibrated rerun and no intervals here).
+  ScenarioReport rep = run_scenario(calibrated(job.spec), opt);
   DDPSIM_CHECK(rep.results.size() == 1, "a job is one configuration");
   return std::move(rep.results.front());
 }

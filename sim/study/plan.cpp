@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "sim/study/sweep.hpp"
+#include "sim/study/twin.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -31,7 +32,7 @@ std::string encode_rows(const std::vector<ConfigResult>& rows)
 {
   std::string out = std::to_string(rows.size()) + "\n";
   for (const ConfigResult& r : rows) {
-    const std::string one = encode(r, nullptr);
+    const std::string one = encode_row(r);  // with the uncalibrated step (the twin sets it)
     out += std::to_string(one.size()) + "\n" + one;
   }
   return out;
@@ -51,7 +52,7 @@ std::vector<ConfigResult> decode_rows(const std::string& in)
   for (ConfigResult& r : rows) {
     const std::size_t n = number();
     DDPSIM_CHECK(pos + n <= in.size(), "truncated plan result");
-    r = decode(in.substr(pos, n), nullptr);
+    r = decode_row(in.substr(pos, n));
     pos += n;
   }
   DDPSIM_CHECK(pos == in.size(), "trailing bytes in a plan result");
@@ -67,7 +68,7 @@ std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanV
   out.reserve(variants.size());
   if (jobs <= 1 || variants.size() <= 1) {
     for (const PlanVariant& v : variants) {
-      out.push_back(run_scenario(v.spec).results);
+      out.push_back(predict(v.spec).results);
       if (progress) progress(out.size(), variants.size());
     }
     return out;
@@ -86,7 +87,7 @@ std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanV
       running.emplace_back([&variants, from, to] {
         std::string all;
         for (std::size_t v = from; v < to; ++v) {
-          const std::string one = encode_rows(run_scenario(variants[v].spec).results);
+          const std::string one = encode_rows(predict(variants[v].spec).results);
           all += std::to_string(one.size()) + "\n" + one;
         }
         return all;
@@ -117,7 +118,8 @@ PlanFrame plan_frame(const std::vector<PlanVariant>& variants)
     f.parameters = variants.front().spec.model.parameter_count();
   }
   for (const PlanVariant& v : variants)
-    f.variants.push_back(VariantInfo{v.label, v.spec.cluster.instance.name, v.spec.cluster.instance.price_source, v.priced});
+    f.variants.push_back(VariantInfo{v.label, v.spec.cluster.instance.name, v.spec.cluster.instance.price_source, v.priced,
+                                     applied_knobs(v.spec).empty() ? "" : calibration_name(v.spec)});
   return f;
 }
 
@@ -133,6 +135,8 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
   std::set<std::string> seen;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     rep.labels.push_back(variants[v].label);
+    rep.calibrated.push_back(!variants[v].calibration.empty());
+    if (rep.calibrated.back()) rep.calibration = variants[v].calibration;
     const std::string& src = variants[v].price_source;
     if (!src.empty() && seen.insert(variants[v].instance + ": " + src).second)
       rep.price_sources.push_back(variants[v].instance + ": " + src);

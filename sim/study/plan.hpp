@@ -45,12 +45,15 @@ struct PlanReport {
   std::optional<std::size_t> recommended;  // index into rows
   std::string why;                  // the recommendation's reasons, one sentence
   std::vector<std::string> price_sources;  // distinct, in order of appearance
+  std::string calibration;          // the job profile applied (sim/study/twin.hpp); "" for none
+  std::vector<bool> calibrated;     // per variant: some of it transferred and was applied
 };
 
 // Called after each variant finished: (variants done, variants to do).
 using PlanProgress = std::function<void(std::size_t, std::size_t)>;
 
-// Runs every variant's configurations (variant i's rows are its node counts in order); `jobs`
+// Runs every variant's configurations through the twin (sim/study/twin.hpp: a `calibration:` is
+// applied, the uncalibrated step kept beside; no intervals) (variant i's rows are its node counts in order); `jobs`
 // > 1 runs variants in up to that many child processes, with results identical to serial.
 std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
                                                          const PlanProgress& progress = {});
@@ -62,6 +65,7 @@ struct VariantInfo {
   std::string instance;
   std::string price_source;
   bool priced = true;
+  std::string calibration;  // the job profile applied to the variant (file name); "" when none or none of it transfers
 };
 struct PlanFrame {
   std::string name;

@@ -79,6 +79,18 @@ struct CommunicationSpec {
   std::string profile_source;      // what was applied, for the outputs (app/input/profile_io.hpp)
 };
 
+struct JobProfile;  // sim/study/knobs.hpp
+
+// A catalog value marked [assume] with a stated range (instances.yaml `assumed_ranges`): one
+// dimension of the prediction intervals (sim/study/twin.hpp).
+struct AssumedRange {
+  std::string field;                   // e.g. "nic.latency"
+  std::string knob;                    // the sim/study/knobs.hpp knob that sets it
+  std::vector<std::string> instances;  // whose value is an assumption
+  double low = 1, high = 1;            // factors on the instance's value
+  std::string why;
+};
+
 struct ScenarioSpec {
   std::string name;
   std::string description;
@@ -95,8 +107,10 @@ struct ScenarioSpec {
   std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
   std::vector<Observation> observations;   // every observed row (app/input/observed_loader.hpp)
   std::string calibration;                 // job profile to apply (`calibration:`), "" for none
+  std::shared_ptr<const JobProfile> job_profile;  // that profile as loaded (app/input); applied by sim/study/twin
+  std::vector<AssumedRange> assumed;       // the catalog's [assume] ranges for this instance (twin intervals)
   std::string engine;                      // `engine:` (analytical, flow, ...); "" = not given; --engine wins
-  Time extra_step_overhead{0};             // fitted per-step overhead, any framework (calibrate/knobs.hpp)
+  Time extra_step_overhead{0};             // fitted per-step overhead, any framework (sim/study/knobs.hpp)
   OverheadSpec overheads;                  // what real jobs pay per step (issue 9, `overheads:`)
 };
 
@@ -162,7 +176,7 @@ struct ConfigResult {
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
   double compiler_compute_scale = 1, compiler_memory_scale = 1;
   std::optional<StragglerResult> stragglers;   // what-if: K steps with every rank's own speed
-  // [p10, p90] of the sampled predictions (calibrate/uncertainty.hpp); `set` false when not sampled.
+  // [p10, p90] of the sampled predictions (sim/study/uncertainty.hpp); `set` false when not sampled.
   struct Band {
     bool set = false;
     double p10 = 0, p90 = 0;

@@ -7,18 +7,17 @@
 
 #include "app/input/job_profile_io.hpp"
 #include "app/output/output.hpp"
-#include "app/predict.hpp"
 #include "app/input/profile_io.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/job_fit.hpp"
-#include "calibrate/knobs.hpp"
 #include "calibrate/nccl_log.hpp"
-#include "calibrate/uncertainty.hpp"
+#include "sim/study/twin.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::calibrate;
+using namespace ddpsim::sim;
 
 namespace {
 
@@ -176,7 +175,7 @@ TEST_CASE("job profiles round-trip and transfer only where they apply", "[jobfit
   // Same job on other node counts: everything applies.
   sim::ScenarioSpec same = base;
   Uncertainty u;
-  CHECK(app::apply_job_profile(p, same, u).size() == 1);  // the "applied" note only
+  CHECK(sim::apply_job_profile(p, same, u).size() == 1);  // the "applied" note only
   CHECK(u.dims.size() == 2);
   // On a p3dn: the compute transfers (same V100 GPU family? no: 32 GB part) -- nothing but the
   // framework knobs would; the network never does.
@@ -186,7 +185,7 @@ TEST_CASE("job profiles round-trip and transfer only where they apply", "[jobfit
       "128, 64, 1]}\ntraining: {framework: lightning, batch_per_gpu: 1024, samples: 1000000}\n",
       test::catalog());
   Uncertainty u2;
-  const std::vector<std::string> notes = app::apply_job_profile(p, other, u2);
+  const std::vector<std::string> notes = sim::apply_job_profile(p, other, u2);
   REQUIRE(notes.size() == 2);
   CHECK(notes[0].find("compute_scale not applied: fitted on V100-SXM2-16GB GPUs") != std::string::npos);
   CHECK(notes[1].find("network_efficiency not applied: fitted on p3.16xlarge's network") != std::string::npos);
@@ -208,7 +207,7 @@ TEST_CASE("Latin hypercube: one point per stratum, deterministic", "[jobfit]")
 TEST_CASE("prediction intervals: every result gets an ordered band, deterministically", "[jobfit]")
 {
   const sim::ScenarioSpec s = scenario();
-  const sim::ScenarioReport a = app::predict(s, test::catalog(), {}, 8), b = app::predict(s, test::catalog(), {}, 8);
+  const sim::ScenarioReport a = sim::predict(s, {}, 8), b = sim::predict(s, {}, 8);
   for (std::size_t i = 0; i < a.results.size(); ++i) {
     const sim::ConfigResult& r = a.results[i];
     REQUIRE(r.total_band.set);

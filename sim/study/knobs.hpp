@@ -16,12 +16,13 @@
 // There is no interference-factor knob: the simulator has no such parameter yet.
 #pragma once
 
+#include <Eigen/Dense>
 #include <string>
 #include <vector>
 
 #include "sim/study/scenario.hpp"
 
-namespace ddpsim::calibrate {
+namespace ddpsim::sim {
 
 // What a job profile was fitted on, to decide what transfers to another scenario.
 struct JobContext {
@@ -35,7 +36,7 @@ struct JobContext {
   std::string precision;
 };
 
-JobContext context_of(const sim::ScenarioSpec& spec);
+JobContext context_of(const ScenarioSpec& spec);
 
 struct Knob {
   std::string name;
@@ -51,10 +52,28 @@ const Knob& knob(const std::string& name);
 
 // The knob's value in `spec` as written (the fit's start). Throws UserError when the knob does not
 // apply to the scenario (e.g. loader_cpu without data.workers).
-double start_value(const std::string& name, const sim::ScenarioSpec& spec);
+double start_value(const std::string& name, const ScenarioSpec& spec);
 // Sets the knob to `value` in `spec`. The only place a knob touches a spec.
-void apply(const std::string& name, sim::ScenarioSpec& spec, double value);
+void apply(const std::string& name, ScenarioSpec& spec, double value);
 // "" when a knob fitted in `fitted` applies to `target`; otherwise why not (one line).
 std::string why_not_transferable(const std::string& name, const JobContext& fitted, const JobContext& target);
 
-}  // namespace ddpsim::calibrate
+// What `ddpsim calibrate job` fitted, as a scenario's `calibration:` carries it (read and written
+// as YAML by app/input/job_profile_io; applied by sim/study/twin.hpp).
+struct JobProfile {
+  std::string file;
+  JobContext context;
+  std::vector<std::string> knobs;
+  std::vector<double> values;  // physical units (the knobs above)
+  Eigen::MatrixXd cov_log;     // of ln(values)
+  double sigma = 0;
+  double model_error_ln_sd = 0;  // leave-one-out model error (0: the fit had none to measure)
+  // Issue 20: the observed rows of the fit, from provenance.rows: nodes, framework, "fitted" or "held back".
+  struct Role {
+    int nodes = 0;
+    std::string framework, role;
+  };
+  std::vector<Role> roles;
+};
+
+}  // namespace ddpsim::sim

@@ -1,28 +1,28 @@
-#include "calibrate/knobs.hpp"
+#include "sim/study/knobs.hpp"
 
 #include <cmath>
 
 #include "core/error.hpp"
 #include "sim/step/compute.hpp"
 
-namespace ddpsim::calibrate {
+namespace ddpsim::sim {
 namespace {
 
 std::string bare(std::string name) { return name.rfind("ml.", 0) == 0 ? name.substr(3) : name; }
 
-double modelled_step(const sim::ScenarioSpec& spec)
+double modelled_step(const ScenarioSpec& spec)
 {
-  sim::ComputeParams cp = spec.compute;
+  ComputeParams cp = spec.compute;
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
   cp.activation_checkpointing = spec.training.activation_checkpointing;
-  const sim::LayerTimes t = sim::layer_times(spec.model, spec.cluster.instance.gpu, cp);
+  const LayerTimes t = layer_times(spec.model, spec.cluster.instance.gpu, cp);
   return (t.forward_total + t.backward_total).seconds();
 }
 
 }  // namespace
 
-JobContext context_of(const sim::ScenarioSpec& s)
+JobContext context_of(const ScenarioSpec& s)
 {
   return JobContext{bare(s.cluster.instance.name),
                     s.cluster.instance.gpu.name,
@@ -61,7 +61,7 @@ const Knob& knob(const std::string& name)
   throw UserError("--fit: unknown knob \"" + name + "\" (knobs: " + list + ")");
 }
 
-double start_value(const std::string& name, const sim::ScenarioSpec& s)
+double start_value(const std::string& name, const ScenarioSpec& s)
 {
   if (name == "compute_scale" || name == "model_scale") return 1.0;
   if (name == "network_efficiency") return s.communication.profile.network.efficiency;
@@ -80,7 +80,7 @@ double start_value(const std::string& name, const sim::ScenarioSpec& s)
   return 1.0;
 }
 
-void apply(const std::string& name, sim::ScenarioSpec& s, double v)
+void apply(const std::string& name, ScenarioSpec& s, double v)
 {
   DDPSIM_CHECK(v > 0 && std::isfinite(v), "knob " + name + " applied with a non-positive value");
   if (name == "compute_scale") {
@@ -92,7 +92,7 @@ void apply(const std::string& name, sim::ScenarioSpec& s, double v)
   } else if (name == "measured_step") {
     s.compute.measured_step_s = v;
   } else if (name == "network_efficiency") {
-    // The profile's network scope, which sim::CollectiveModel applies to every multi-node collective.
+    // The profile's network scope, which CollectiveModel applies to every multi-node collective.
     s.communication.profile.network.efficiency = v;
     s.communication.profile.network.fitted = true;
   } else if (name == "network_latency") {
@@ -106,8 +106,8 @@ void apply(const std::string& name, sim::ScenarioSpec& s, double v)
   } else if (name == "loader_cpu") {
     s.data.per_sample_cpu_s = v;
   } else if (name == "model_scale") {
-    for (sim::Layer& l : s.model.layers) {
-      for (sim::Tensor& t : l.params) t.numel = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.numel) * v));
+    for (Layer& l : s.model.layers) {
+      for (Tensor& t : l.params) t.numel = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.numel) * v));
       l.fwd_flops_per_sample *= v;
       l.activation_elems_per_sample *= std::sqrt(v);
     }
@@ -142,4 +142,4 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
   return "unknown knob";
 }
 
-}  // namespace ddpsim::calibrate
+}  // namespace ddpsim::sim

@@ -1,7 +1,7 @@
 // Prediction intervals: rerun the simulator with the uncertain inputs perturbed and report the
 // 10th and 90th percentiles of every time, throughput, cost and speedup.
 //
-// Inputs (each one dimension, applied through calibrate/knobs.hpp):
+// Inputs (each one dimension, applied through sim/study/knobs.hpp):
 //   - a job fit's knobs: ln(value) ~ Normal(fitted, cov) (correlated, through the Cholesky factor);
 //   - a profile's residual spread: network_efficiency x exp(Normal(0, sd of ln residuals));
 //   - a catalog [assume] value with a stated range: ln(value) uniform over [low, high].
@@ -18,10 +18,10 @@
 
 #include "sim/study/scenario.hpp"
 
-namespace ddpsim::calibrate {
+namespace ddpsim::sim {
 
 struct Dimension {
-  std::string knob;      // calibrate/knobs.hpp name
+  std::string knob;      // sim/study/knobs.hpp name
   std::string source;    // e.g. "fit", "profile residuals", "catalog [assume]"
   bool normal = true;    // normal in ln-space (else ln-uniform)
   double center = 0;     // ln(value): the mean (normal) ...
@@ -56,7 +56,7 @@ bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u);
 // on the analytical engine in this process whatever `run` says (the flow engine costs seconds per
 // run); a band is the samples' p10/p90 relative to the analytical run at the central values,
 // times the reported value, so a flow-engine report gets the analytical engine's relative spread.
-void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, const Uncertainty& u,
-                   const sim::RunOptions& run, int samples, std::uint64_t seed = 1);
+void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncertainty& u,
+                   const RunOptions& run, int samples, std::uint64_t seed = 1);
 
-}  // namespace ddpsim::calibrate
+}  // namespace ddpsim::sim

@@ -1,23 +1,23 @@
-#include "calibrate/uncertainty.hpp"
+#include "sim/study/uncertainty.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <numeric>
 
-#include "calibrate/knobs.hpp"
+#include "sim/study/knobs.hpp"
 #include "core/error.hpp"
 #include "core/quantile.hpp"
 #include "core/random.hpp"
 
-namespace ddpsim::calibrate {
+namespace ddpsim::sim {
 namespace {
 
 // p10 and p90 of `v`, carried from the analytical central value onto the reported one.
-sim::ConfigResult::Band band(const std::vector<double>& v, double reported, double central)
+ConfigResult::Band band(const std::vector<double>& v, double reported, double central)
 {
   const double scale = central > 0 ? reported / central : 1.0;
-  return sim::ConfigResult::Band{true, quantile(v, 0.1) * scale, quantile(v, 0.9) * scale};
+  return ConfigResult::Band{true, quantile(v, 0.1) * scale, quantile(v, 0.9) * scale};
 }
 
 }  // namespace
@@ -75,8 +75,8 @@ bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u)
   return false;
 }
 
-void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, const Uncertainty& u,
-                   const sim::RunOptions& run, int samples, std::uint64_t seed)
+void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncertainty& u,
+                   const RunOptions& run, int samples, std::uint64_t seed)
 {
   if (u.empty() || samples < 2) return;
   std::vector<std::size_t> normals;
@@ -98,12 +98,12 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
   // Samples run on the analytical engine, in this process: the flow engine would cost seconds per
   // sample. The band is the samples' spread relative to the analytical run at the central values,
   // applied to the reported value (identical for an analytical report).
-  sim::RunOptions quiet;
-  quiet.engine = sim::EngineKind::analytical;
+  RunOptions quiet;
+  quiet.engine = EngineKind::analytical;
   quiet.shard_index = run.shard_index, quiet.shard_count = run.shard_count;  // issue 11: a shard samples its rows
-  sim::ScenarioSpec central = base;
+  ScenarioSpec central = base;
   for (const Dimension& d : u.dims) apply(d.knob, central, std::exp(d.center));
-  const sim::ScenarioReport nominal = sim::run_scenario(central, quiet);
+  const ScenarioReport nominal = run_scenario(central, quiet);
   DDPSIM_CHECK(nominal.results.size() == m, "uncertainty: the central run has different configurations");
   (void)run;
   for (const auto& p : pts) {
@@ -111,13 +111,13 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
     for (std::size_t i = 0; i < normals.size(); ++i)
       z(static_cast<Eigen::Index>(i)) = boost::math::quantile(standard, p[normals[i]]);
     const Eigen::VectorXd dz = chol * z;
-    sim::ScenarioSpec s = base;
+    ScenarioSpec s = base;
     for (std::size_t k = 0, ni = 0; k < u.dims.size(); ++k) {
       const Dimension& d = u.dims[k];
       const double lnv = d.normal ? d.center + dz(static_cast<Eigen::Index>(ni++)) : d.low + p[k] * (d.high - d.low);
       apply(d.knob, s, std::exp(lnv));
     }
-    const sim::ScenarioReport r = sim::run_scenario(s, quiet);
+    const ScenarioReport r = run_scenario(s, quiet);
     DDPSIM_CHECK(r.results.size() == m, "uncertainty: a sample ran different configurations");
     const double f = model_error ? std::exp(u.model_error_ln_sd * boost::math::quantile(standard, p.back())) : 1.0;
     for (std::size_t i = 0; i < m; ++i) {
@@ -129,8 +129,8 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
     }
   }
   for (std::size_t i = 0; i < m; ++i) {
-    sim::ConfigResult& c = report.results[i];
-    const sim::ConfigResult& n = nominal.results[i];
+    ConfigResult& c = report.results[i];
+    const ConfigResult& n = nominal.results[i];
     c.step_band = band(step[i], c.step_time_s, n.step_time_s);
     c.samples_band = band(thr[i], c.samples_per_s, n.samples_per_s);
     c.total_band = band(total[i], c.total_time_s, n.total_time_s);
@@ -139,4 +139,4 @@ void add_intervals(const sim::ScenarioSpec& base, sim::ScenarioReport& report, c
   }
 }
 
-}  // namespace ddpsim::calibrate
+}  // namespace ddpsim::sim

@@ -1,0 +1,103 @@
+// The plan chart: total time vs cost of every configuration that fits.
+#include "app/output/html_charts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/output/chart_parts.hpp"
+
+namespace ddpsim::app {
+using namespace charts;
+
+std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::string>& row_labels)
+{
+  std::vector<std::string> instances, frameworks;
+  auto index = [](std::vector<std::string>& v, const std::string& s) {
+    auto it = std::find(v.begin(), v.end(), s);
+    if (it != v.end()) return static_cast<std::size_t>(it - v.begin());
+    v.push_back(s);
+    return v.size() - 1;
+  };
+  double tlo = 1e300, thi = 0, clo = 1e300, chi = 0;
+  for (const sim::PlanRow& row : rep.rows) {
+    if (!row.result.fits || !(row.result.total_time_s > 0) || !(row.result.cost_usd > 0)) continue;
+    index(instances, row.result.instance), index(frameworks, row.result.framework);
+    tlo = std::min(tlo, row.result.total_time_s / 3600), thi = std::max(thi, row.result.total_time_s / 3600);
+    clo = std::min(clo, row.result.cost_usd), chi = std::max(chi, row.result.cost_usd);
+  }
+  if (thi == 0) tlo = 0.1, thi = 10, clo = 1, chi = 100;  // nothing fits: empty axes
+  if (rep.goal.deadline_s) tlo = std::min(tlo, *rep.goal.deadline_s / 3600), thi = std::max(thi, *rep.goal.deadline_s / 3600);
+  if (rep.goal.budget_usd) clo = std::min(clo, *rep.goal.budget_usd), chi = std::max(chi, *rep.goal.budget_usd);
+  svg::Axes ax;
+  ax.height = 460;
+  ax.right = 250;  // the legend sits right of the plot
+  ax.title = "Time vs cost of every configuration that fits";
+  ax.xlabel = "total time (hours, log scale)";
+  ax.ylabel = "cost (USD, log scale)";
+  ax.x.log = ax.y.log = true;
+  svg::nice_domain(tlo, thi, true);
+  svg::nice_domain(clo, chi, true);
+  ax.x.d0 = tlo, ax.x.d1 = thi, ax.y.d0 = clo, ax.y.d1 = chi;
+  ax.xticks = svg::log_ticks(tlo, thi);
+  ax.yticks = svg::log_ticks(clo, chi);
+  ax.fit();
+  svg::Writer w(ax.width, ax.height, ax.title);
+  ax.draw(w);
+  if (rep.goal.deadline_s) {
+    const double x = ax.x(*rep.goal.deadline_s / 3600);
+    w.line(x, ax.y0(), x, ax.y1(), "#C00000", 1.6, "7,4");
+    w.text(x - 4, ax.y1() + 14, "deadline " + fmt("%.3g h", *rep.goal.deadline_s / 3600), "end", 12, "fill=\"#C00000\"");
+  }
+  if (rep.goal.budget_usd) {
+    const double y = ax.y(*rep.goal.budget_usd);
+    w.line(ax.x0(), y, ax.x1(), y, "#7A0099", 1.6, "2,4");
+    w.text(ax.x1() - 4, y - 6, "budget " + fmt("$%.0f", *rep.goal.budget_usd), "end", 12, "fill=\"#7A0099\"");
+  }
+  // The frontier, fastest first, as a staircase would hide nothing here: a line through the points.
+  std::vector<const sim::PlanRow*> front;
+  for (const sim::PlanRow& row : rep.rows)
+    if (row.pareto) front.push_back(&row);
+  std::stable_sort(front.begin(), front.end(),
+                   [](auto* a, auto* b) { return a->result.total_time_s < b->result.total_time_s; });
+  std::vector<std::pair<double, double>> pts;
+  for (const sim::PlanRow* r : front) pts.emplace_back(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd));
+  w.polyline(pts, "#222222", 1.8);
+  for (const sim::PlanRow* r : front)  // node counts beside the frontier's points
+    w.text(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd) - 9, "x" + std::to_string(r->result.nodes),
+           "middle", 11, "fill=\"#333\"");
+  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
+    const sim::PlanRow& row = rep.rows[i];
+    const sim::ConfigResult& r = row.result;
+    if (!r.fits || !(r.total_time_s > 0) || !(r.cost_usd > 0)) continue;
+    const std::string c = svg::colour(index(instances, r.instance));
+    const int shape = static_cast<int>(index(frameworks, r.framework));
+    const std::string tip = row_labels[i] + ": " + fmt("%.3g h", r.total_time_s / 3600) + ", " + fmt("$%.2f", r.cost_usd) +
+                            (row.pareto ? ", on the Pareto frontier" : "") +
+                            (row.excluded.empty() ? "" : ", excluded: " + row.excluded);
+    // Excluded configurations (deadline, budget) hollow, candidates filled.
+    if (row.excluded.empty())
+      w.marker(shape, ax.x(r.total_time_s / 3600), ax.y(r.cost_usd), 5, c, "#ffffff", tip);
+    else
+      w.marker(shape, ax.x(r.total_time_s / 3600), ax.y(r.cost_usd), 4.5, "#ffffff", c, tip);
+  }
+  if (rep.recommended) {
+    const sim::ConfigResult& r = rep.rows[*rep.recommended].result;
+    const double x = ax.x(r.total_time_s / 3600), y = ax.y(r.cost_usd);
+    w.circle(x, y, 11, "none", "#000000", "recommended: " + row_labels[*rep.recommended]);
+    w.text(x + 14, y + 20, "recommended", "start", 12, "font-weight=\"bold\"");
+  }
+  std::vector<svg::LegendEntry> legend;
+  for (std::size_t i = 0; i < instances.size(); ++i) legend.push_back({instances[i], svg::colour(i), -2, "", false});
+  for (std::size_t i = 0; i < frameworks.size(); ++i) legend.push_back({frameworks[i], "#555555", static_cast<int>(i), "", false});
+  legend.push_back({"Pareto frontier", "#222222", -1, "", false});
+  if (rep.goal.deadline_s) legend.push_back({"deadline", "#C00000", -1, "7,4", false});
+  if (rep.goal.budget_usd) legend.push_back({"budget", "#7A0099", -1, "2,4", false});
+  svg::legend(w, ax.x1() + 16, ax.y1(), legend);
+  w.text(ax.x1() + 16, ax.y1() + 19 * static_cast<double>(legend.size()) + 30, "hollow: misses the deadline", "start", 11);
+  w.text(ax.x1() + 16, ax.y1() + 19 * static_cast<double>(legend.size()) + 45, "or the budget", "start", 11);
+  w.text(ax.x1() + 16, ax.y1() + 19 * static_cast<double>(legend.size()) + 60, "ring: recommended", "start", 11);
+  return w.finish();
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,167 @@
+#include "sim/study/twin.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "sim/study/knobs.hpp"
+#include "sim/study/uncertainty.hpp"
+
+namespace ddpsim::sim {
+namespace {
+
+bool has_knob(const Uncertainty& u, const std::string& knob)
+{
+  for (const Dimension& d : u.dims)
+    if (d.knob == knob) return true;
+  return false;
+}
+
+// The spread of a profile's multi-node residuals, sd of ln(predicted / measured), as a normal
+// perturbation of the network efficiency. Nothing when fewer than two multi-node points.
+void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::string>& notes)
+{
+  if (has_knob(u, "network_efficiency")) return;
+  std::vector<double> ln;
+  for (const Residual& r : prof.residuals)
+    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) ln.push_back(std::log(r.predicted_us / r.measured_us));
+  if (ln.size() < 2) return;
+  double mean = 0, var = 0;
+  for (double v : ln) mean += v / static_cast<double>(ln.size());
+  for (double v : ln) var += (v - mean) * (v - mean) / static_cast<double>(ln.size() - 1);
+  Dimension d;
+  d.knob = "network_efficiency";
+  d.source = "profile residuals";
+  d.center = std::log(prof.network.efficiency);
+  u.dims.push_back(d);
+  const Eigen::Index n = u.cov.rows();
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
+  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
+  cov(n, n) = var;
+  u.cov = cov;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "interval: network efficiency x exp(N(0, %.3f)) from %zu profile residuals", std::sqrt(var),
+                ln.size());
+  notes.emplace_back(buf);
+}
+
+}  // namespace
+
+std::vector<std::string> apply_job_profile(const JobProfile& p, ScenarioSpec& spec, Uncertainty& u)
+{
+  std::vector<std::string> notes;
+  const std::string name = std::filesystem::path(p.file).filename().string();
+  const JobContext target = context_of(spec);
+  std::vector<Eigen::Index> used;
+  for (std::size_t k = 0; k < p.knobs.size(); ++k) {
+    const std::string why = why_not_transferable(p.knobs[k], p.context, target);
+    if (!why.empty()) {
+      notes.push_back("warning: calibration " + name + ": " + p.knobs[k] + " not applied: " + why);
+      continue;
+    }
+    apply(p.knobs[k], spec, p.values[k]);
+    used.push_back(static_cast<Eigen::Index>(k));
+    Dimension d;
+    d.knob = p.knobs[k];
+    d.source = "calibration " + name;
+    d.center = std::log(p.values[k]);
+    u.dims.push_back(d);
+  }
+  // The normal dimensions come first in `u`; this adds the applied knobs' block.
+  const Eigen::Index old = u.cov.rows(), add = static_cast<Eigen::Index>(used.size());
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(old + add, old + add);
+  if (old > 0) cov.topLeftCorner(old, old) = u.cov;
+  for (Eigen::Index a = 0; a < add; ++a)
+    for (Eigen::Index b = 0; b < add; ++b)
+      cov(old + a, old + b) = p.cov_log(used[static_cast<std::size_t>(a)], used[static_cast<std::size_t>(b)]);
+  u.cov = cov;
+  if (p.model_error_ln_sd > 0 && !used.empty()) {  // issue 18 item 4
+    u.model_error_ln_sd = p.model_error_ln_sd;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "interval: model error x exp(N(0, %.3g)) from the fit's leave-one-out errors", p.model_error_ln_sd);
+    notes.emplace_back(buf);
+  }
+  if (!used.empty())
+    notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
+                    std::to_string(p.knobs.size()) + " fitted knob(s)");
+  return notes;
+}
+
+std::string calibration_name(const ScenarioSpec& spec)
+{
+  return spec.job_profile ? std::filesystem::path(spec.job_profile->file).filename().string() : "";
+}
+
+std::vector<std::string> applied_knobs(const ScenarioSpec& spec)
+{
+  std::vector<std::string> out;
+  if (!spec.job_profile) return out;
+  const JobContext target = context_of(spec);
+  for (const std::string& k : spec.job_profile->knobs)
+    if (why_not_transferable(k, spec.job_profile->context, target).empty()) out.push_back(k);
+  return out;
+}
+
+ScenarioSpec calibrated(const ScenarioSpec& spec, std::vector<std::string>* notes)
+{
+  ScenarioSpec s = spec;
+  Uncertainty u;
+  if (spec.job_profile) {
+    std::vector<std::string> n = apply_job_profile(*spec.job_profile, s, u);
+    if (notes) notes->insert(notes->end(), n.begin(), n.end());
+  }
+  return s;
+}
+
+namespace {
+
+// Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
+void mark_fit_roles(const JobProfile& p, ScenarioReport& report)
+{
+  for (ConfigResult& r : report.results)
+    for (const JobProfile::Role& role : p.roles)
+      if (role.nodes == r.nodes && role.framework == r.framework && r.compiler.empty()) r.fit_role = role.role;
+}
+
+}  // namespace
+
+ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int samples)
+{
+  ScenarioSpec spec = loaded;
+  Uncertainty u;
+  std::vector<std::string> notes;
+  if (loaded.job_profile) notes = apply_job_profile(*loaded.job_profile, spec, u);
+  add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
+  std::string assumed;
+  for (const AssumedRange& a : loaded.assumed) {
+    if (has_knob(u, a.knob)) continue;
+    u.dims.push_back(assumed_range(a.knob, start_value(a.knob, loaded), a.low, a.high));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s x%g-%g", a.field.c_str(), a.low, a.high);
+    assumed += (assumed.empty() ? "" : ", ") + std::string(buf);
+  }
+  ScenarioReport report = run_scenario(spec, run);
+  if (loaded.job_profile) {
+    RunOptions quiet = run;
+    quiet.timeline = nullptr;
+    quiet.progress = nullptr;
+    const ScenarioReport before = run_scenario(loaded, quiet);
+    for (std::size_t i = 0; i < report.results.size() && i < before.results.size(); ++i) {
+      report.results[i].uncalibrated_step_s = before.results[i].step_time_s;
+      report.results[i].uncalibrated_total_s = before.results[i].total_time_s;
+    }
+  }
+  if (loaded.job_profile) mark_fit_roles(*loaded.job_profile, report);
+  if (samples == kDefaultSamples) samples = uncertainty_matters(loaded, u) ? kAutoSamples : 0;  // issue 20
+  if (samples >= 2 && !u.empty()) {
+    add_intervals(loaded, report, u, run, samples);
+    if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
+    notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
+                    " Latin-hypercube samples of the uncertain inputs (--samples)");
+  }
+  report.notes = notes;
+  return report;
+}
+
+}  // namespace ddpsim::sim
