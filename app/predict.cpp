@@ -6,6 +6,7 @@
 #include "app/job_profile_io.hpp"
 #include "calibrate/knobs.hpp"
 #include "calibrate/uncertainty.hpp"
+#include "sim/training/traced.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -45,6 +46,25 @@ void add_profile_spread(const sim::Profile& prof, calibrate::Uncertainty& u, std
   notes.emplace_back(buf);
 }
 
+// Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.
+void add_traced(const sim::ScenarioSpec& spec, calibrate::Uncertainty& u, std::vector<std::string>& notes)
+{
+  const sim::TracedModel* t = spec.model.traced.get();
+  if (!t) return;
+  notes.insert(notes.end(), t->notes.begin(), t->notes.end());
+  const sim::GpuRatio g = sim::gpu_ratio(*t, spec.cluster.instance.gpu, spec.training.precision);
+  if (!g.scaled) return;
+  const double f = sim::traced_compute_factor(*t, g.point);
+  const double lo = sim::traced_compute_factor(*t, g.low) / f, hi = sim::traced_compute_factor(*t, g.high) / f;
+  if (!has_knob(u, "compute_scale")) u.dims.push_back(calibrate::assumed_range("compute_scale", 1.0, lo, hi));
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "model.trace: compute scaled from %s to %s: kernel time x %.3f (peak FLOP/s ratio %.3f, HBM ratio %.3f; "
+                "host time kept); the interval spans both ratios (compute x %.3f-%.3f), wider than a same-GPU prediction",
+                t->gpu->name.c_str(), spec.cluster.instance.gpu.name.c_str(), g.point, g.flops, g.hbm, lo, hi);
+  notes.emplace_back(buf);
+}
+
 }  // namespace
 
 sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& catalog, const sim::RunOptions& run,
@@ -54,6 +74,7 @@ sim::ScenarioReport predict(const sim::ScenarioSpec& loaded, const Catalog& cata
   calibrate::Uncertainty u;
   std::vector<std::string> notes;
   if (!loaded.calibration.empty()) notes = apply_job_profile(load_job_profile(loaded.calibration), spec, u);
+  add_traced(loaded, u, notes);  // issue 19
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   std::string assumed;
   for (const AssumedRange& a : catalog.assumed) {

@@ -11,6 +11,7 @@
 #include "app/degraded_loader.hpp"    // issue 12
 #include "app/resilience_loader.hpp"  // issue 12
 #include "app/stragglers_loader.hpp"  // issue 12
+#include "app/trace_loader.hpp"       // issue 19
 #include "sim/network/backends.hpp"
 #include "sim/training/model_zoo.hpp"
 
@@ -103,11 +104,15 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::C
   if (YAML::Node d = n["degraded"]; d.IsDefined() && !c.instance.name.empty()) read_degraded(r, d, c.instance, c.fabric);
 }
 
-void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
+void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ModelSpec& m)
 {
   const std::string path = "model";
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, scenario_keys("model"));
+  if (read_model_trace(r, n, catalog, m)) {  // issue 19: model.trace
+    if (auto name = r.string(n, path, "name", false)) m.name = *name;
+    return;
+  }
   const bool has_layers = n["layers"].IsDefined();
   std::vector<std::string> presets;
   for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
@@ -292,7 +297,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     else if (required) r.error(root, key, "missing (this section is required)");
   };
   section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, s.cluster); });
-  section("model", true, [&](const YAML::Node& n) { read_model(r, n, s.model); });
+  section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
   section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
@@ -310,6 +315,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
     if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
   }
   r.finish();
+  finish_traced(root, s);  // issue 19
   s.communication.profile = sim::default_profile(s.cluster.instance.name);
   if (!s.communication.profile_path.empty()) {
     sim::Profile prof = load_profile(s.communication.profile_path);

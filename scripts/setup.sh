@@ -11,6 +11,8 @@ packages=(
   python3-jsonschema python3-yaml
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
+  zlib1g-dev  # gzip-compressed profiler traces (model.trace)
+  python3-torch  # tests/cli/torch_trace.sh: a real DDP run profiled (issue 19)
   chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)
 )
 missing=()

@@ -15,7 +15,8 @@ std::vector<Bucket> ddp_buckets(const ModelSpec& model, int bytes_per_element, B
     for (std::size_t ti = layer.params.size(); ti-- > 0;) {
       current.tensors.push_back(TensorRef{li, ti});
       current.bytes += Bytes{layer.params[ti].numel * static_cast<std::uint64_t>(bytes_per_element)};
-      if (current.bytes >= limit) {
+      // A traced model's tensors are the buckets the job really formed (sim/training/traced.hpp).
+      if (current.bytes >= limit || model.traced) {
         buckets.push_back(std::move(current));
         current = Bucket{};
         limit = cap;

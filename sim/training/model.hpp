@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ddpsim::sim {
+
+struct TracedModel;  // sim/training/traced.hpp
 
 struct Tensor {
   std::string name;
@@ -29,6 +32,9 @@ struct ModelSpec {
   std::string name;
   std::vector<Layer> layers;           // in registration order
   double backward_flops_factor = 2.0;  // backward = 2 x forward (input and weight gradients)
+  // Issue 19: a model measured by a profiler trace (model.trace). Its layer times replace the
+  // roofline (compute.hpp) and each of its tensors is one traced DDP bucket (buckets.hpp).
+  std::shared_ptr<const TracedModel> traced{};
 
   std::uint64_t parameter_count() const;
   std::size_t tensor_count() const;
