@@ -3,10 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/job_profile_io.hpp"
+#include "app/input/job_profile_io.hpp"
 #include "calibrate/knobs.hpp"
 #include "calibrate/uncertainty.hpp"
-#include "sim/training/traced.hpp"
+#include "sim/step/traced.hpp"
 
 namespace ddpsim::app {
 namespace {

@@ -4,8 +4,8 @@
 // catalog's [assume] ranges) by rerunning the simulator (calibrate/uncertainty.hpp).
 #pragma once
 
-#include "app/catalog_loader.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "sim/study/scenario.hpp"
 
 namespace ddpsim::app {
 

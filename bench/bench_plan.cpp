@@ -2,9 +2,9 @@
 // and 2; the target is <= 60 s on 2 cores (docs/performance.md).
 #include <benchmark/benchmark.h>
 
-#include "app/catalog_loader.hpp"
-#include "app/plan_loader.hpp"
-#include "sim/training/plan.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/input/plan_loader.hpp"
+#include "sim/study/plan.hpp"
 
 using namespace ddpsim;
 

@@ -5,15 +5,15 @@
 #include <sys/resource.h>
 
 #include "algorithms/registry.hpp"
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "sim/network/analytical.hpp"
-#include "sim/training/buckets.hpp"
+#include "sim/step/buckets.hpp"
 #include "sim/network/flow_backend.hpp"
-#include "sim/training/model_zoo.hpp"
+#include "sim/step/model_zoo.hpp"
 #include "sim/network/collective_model.hpp"
-#include "sim/training/compute.hpp"
-#include "sim/training/iteration.hpp"
-#include "sim/training/scenario.hpp"
+#include "sim/step/compute.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/study/scenario.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;

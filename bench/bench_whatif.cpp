@@ -2,9 +2,9 @@
 // GPUs, and jitter on 1,024 GPUs over 100 steps, end to end as `ddpsim scenario` runs them.
 #include <benchmark/benchmark.h>
 
-#include "app/catalog_loader.hpp"
-#include "sim/training/model_zoo.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/study/scenario.hpp"
 
 using namespace ddpsim;
 

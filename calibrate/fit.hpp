@@ -22,7 +22,7 @@
 
 namespace ddpsim::calibrate {
 
-// The ranges a profile file may hold (app/profile_io.cpp reads with them; a fit outside them is
+// The ranges a profile file may hold (app/input/profile_io.cpp reads with them; a fit outside them is
 // refused, located at its first row, instead of writing a profile that cannot be loaded back).
 // alpha may be negative: NCCL's latency table can overestimate a machine's latency.
 struct ProfileLimits {

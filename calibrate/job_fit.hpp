@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "calibrate/knobs.hpp"
-#include "sim/training/scenario.hpp"
+#include "sim/study/scenario.hpp"
 
 namespace ddpsim::calibrate {
 

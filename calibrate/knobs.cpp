@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "sim/training/compute.hpp"
+#include "sim/step/compute.hpp"
 
 namespace ddpsim::calibrate {
 namespace {

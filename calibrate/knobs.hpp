@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/training/scenario.hpp"
+#include "sim/study/scenario.hpp"
 
 namespace ddpsim::calibrate {
 

@@ -7,32 +7,11 @@
 
 #include "calibrate/knobs.hpp"
 #include "core/error.hpp"
+#include "core/quantile.hpp"
+#include "core/random.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
-
-// SplitMix64 (Steele, Lea & Flood 2014): a fixed, portable generator; <random>'s distributions are
-// implementation-defined, and the output must be byte-identical everywhere.
-struct SplitMix {
-  std::uint64_t state;
-  std::uint64_t next()
-  {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
-
-double quantile(std::vector<double> v, double q)
-{
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto i = static_cast<std::size_t>(pos);
-  if (i + 1 >= v.size()) return v.back();
-  return v[i] + (pos - static_cast<double>(i)) * (v[i + 1] - v[i]);
-}
 
 // p10 and p90 of `v`, carried from the analytical central value onto the reported one.
 sim::ConfigResult::Band band(const std::vector<double>& v, double reported, double central)
@@ -57,7 +36,7 @@ Dimension assumed_range(const std::string& knob_name, double value, double low_f
 
 std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed)
 {
-  SplitMix rng{seed};
+  SplitMix64 rng{seed};
   std::vector<std::vector<double>> pts(n, std::vector<double>(d));
   std::vector<std::size_t> perm(n);
   for (std::size_t k = 0; k < d; ++k) {

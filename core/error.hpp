@@ -1,6 +1,6 @@
 // Two error tiers (STYLE.md): a UserError is the user's input being wrong and maps to exit 2 with
 // one line `file:line:column: error: field: message`; an InternalError is a broken invariant of
-// ours and maps to exit 70. Library code throws; only app/main.cpp turns them into exit codes.
+// ours and maps to exit 70. Library code throws; only app/cli/main.cpp turns them into exit codes.
 #pragma once
 
 #include <stdexcept>

@@ -1,7 +1,7 @@
 // The instance catalog (topology/catalog/instances.yaml and scenario overrides use the same reader).
 #include <string>
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddpsim;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.hpp"
+#include "app/cli/commands.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddpsim;

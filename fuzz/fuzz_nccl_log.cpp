@@ -2,8 +2,8 @@
 // back) or is refused with a UserError; never an internal error, a huge topology or a NaN.
 #include <string>
 
-#include "app/catalog_loader.hpp"
-#include "app/profile_io.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/input/profile_io.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "fuzz_common.hpp"

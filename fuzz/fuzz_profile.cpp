@@ -1,7 +1,7 @@
 // Calibration profiles: parse, and a parsed profile must write and load back to the same numbers.
 #include <string>
 
-#include "app/profile_io.hpp"
+#include "app/input/profile_io.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddpsim;

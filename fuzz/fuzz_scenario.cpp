@@ -3,10 +3,10 @@
 // non-negative times or a UserError from the guards, never an overflow or an internal error.
 #include <string>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "fuzz_common.hpp"
 #include "sim/network/guards.hpp"
-#include "sim/training/guards.hpp"
+#include "sim/study/guards.hpp"
 
 using namespace ddpsim;
 

@@ -14,7 +14,7 @@
 #include "sim/network/analytical.hpp"
 #include "sim/network/flow_graph.hpp"
 #include "sim/network/network_trace.hpp"
-#include "sim/network/subprocess.hpp"
+#include "core/subprocess.hpp"
 
 namespace ddpsim::sim {
 namespace {

@@ -10,7 +10,7 @@
 // folded onto period 0: each link then carries the load every copy of it carries. Otherwise every
 // flow is simulated ("per-rank"). last_stats() says which.
 //
-// Each run() forks a child process for SimGrid (sim/subprocess.hpp), so the backend can be used
+// Each run() forks a child process for SimGrid (core/subprocess.hpp), so the backend can be used
 // any number of times from one process.
 #pragma once
 

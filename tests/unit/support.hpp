@@ -1,7 +1,7 @@
 // Shared test fixtures: the built-in catalog, parsed once per test process.
 #pragma once
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "sim/network/network.hpp"
 
 namespace ddpsim::test {

@@ -4,7 +4,7 @@
 
 #include "algorithms/allreduce_ring.hpp"
 #include "algorithms/registry.hpp"
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "support.hpp"
 #include "sim/network/analytical.hpp"
 #include "topology/rings.hpp"

@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "support.hpp"
-#include "app/profile_io.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"

@@ -8,7 +8,7 @@
 #include "algorithms/registry.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
-#include "sim/training/scenario.hpp"
+#include "sim/study/scenario.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

@@ -10,7 +10,7 @@
 #include "algorithms/common.hpp"
 #include "algorithms/nccl_tuning.hpp"
 #include "algorithms/registry.hpp"
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "support.hpp"
 #include "sim/network/collective_model.hpp"
 #include "sim/network/analytical.hpp"

@@ -1,9 +1,9 @@
-// Training Compiler what-if (sim/training/compiler.hpp): compiled rows scale compute by the stated
+// Training Compiler what-if (sim/study/compiler.hpp): compiled rows scale compute by the stated
 // factor, may take a larger batch, and all-reduce after backward (nothing overlaps).
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/study/scenario.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

@@ -2,7 +2,7 @@
 // lanes lost, routes recomputed around a link that is down, and both engines seeing it.
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/network/flow_backend.hpp"
 #include "support.hpp"

@@ -2,7 +2,7 @@
 // 2:1 oversubscribed leaf/spine slowing inter-node rings (hand-computed max-min share).
 #include <catch2/catch.hpp>
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/network/flow_backend.hpp"
 #include "topology/rings.hpp"

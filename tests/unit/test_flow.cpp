@@ -8,12 +8,12 @@
 #include <thread>
 
 #include "algorithms/registry.hpp"
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "support.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/flow_backend.hpp"
-#include "sim/network/subprocess.hpp"
+#include "core/subprocess.hpp"
 #include "topology/rings.hpp"
 
 using namespace ddpsim;
@@ -209,23 +209,23 @@ TEST_CASE("transport: a per-flow cap limits one connection, many connections sti
 
 TEST_CASE("simulations in child processes: results and errors come back to the parent")
 {
-  CHECK(sim::run_in_child([] { return std::string("result\0with nul", 15); }) == std::string("result\0with nul", 15));
-  CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { throw UserError("bad input"); }), UserError);
-  CHECK_THROWS_WITH(sim::run_in_child([]() -> std::string { throw InternalError("broken"); }), Catch::Contains("broken"));
+  CHECK(run_in_child([] { return std::string("result\0with nul", 15); }) == std::string("result\0with nul", 15));
+  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw UserError("bad input"); }), UserError);
+  CHECK_THROWS_WITH(run_in_child([]() -> std::string { throw InternalError("broken"); }), Catch::Contains("broken"));
   // A child that dies without answering (as SimGrid does on an escaped exception) is an internal error.
-  CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { std::_Exit(3); }), InternalError);
+  CHECK_THROWS_AS(run_in_child([]() -> std::string { std::_Exit(3); }), InternalError);
 }
 
 TEST_CASE("a child is never forked from a multi-threaded process: a library user's second thread is refused")
 {
-  CHECK_NOTHROW(sim::run_in_child([] { return std::string("alone"); }));
+  CHECK_NOTHROW(run_in_child([] { return std::string("alone"); }));
   std::promise<void> release;
   std::thread other([f = release.get_future()]() mutable { f.wait(); });
-  CHECK_THROWS_WITH(sim::run_in_child([] { return std::string("never"); }),
+  CHECK_THROWS_WITH(run_in_child([] { return std::string("never"); }),
                     Catch::Contains("single-threaded process") && Catch::Contains("2 threads"));
   release.set_value();
   other.join();
-  CHECK(sim::run_in_child([] { return std::string("alone again"); }) == "alone again");
+  CHECK(run_in_child([] { return std::string("alone again"); }) == "alone again");
 }
 
 TEST_CASE("the flow backend is reachable by name")

@@ -7,12 +7,12 @@
 
 #include "algorithms/registry.hpp"
 
-#include "app/catalog_loader.hpp"
-#include "app/scenario_loader.hpp"
-#include "sim/training/frameworks.hpp"
-#include "sim/training/iteration.hpp"
-#include "sim/training/model_zoo.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/frameworks.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/study/scenario.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

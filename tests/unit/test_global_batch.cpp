@@ -1,10 +1,10 @@
-// training.global_batch: strong scaling at a fixed global batch (sim/training/global_batch.hpp).
+// training.global_batch: strong scaling at a fixed global batch (sim/study/global_batch.hpp).
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "core/error.hpp"
-#include "sim/training/global_batch.hpp"
-#include "sim/training/scenario.hpp"
+#include "sim/study/global_batch.hpp"
+#include "sim/study/scenario.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

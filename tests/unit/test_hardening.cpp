@@ -12,15 +12,15 @@
 #include <filesystem>
 #include <thread>
 
-#include "app/catalog_loader.hpp"
-#include "app/output.hpp"
-#include "app/profile_io.hpp"
-#include "app/yaml_reader.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/output/output.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/yaml_reader.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "core/text.hpp"
 #include "sim/network/guards.hpp"
-#include "sim/network/subprocess.hpp"
+#include "core/subprocess.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
@@ -157,24 +157,24 @@ TEST_CASE("hardening: worker processes report errors whole, die with signals lou
 {
   // A located UserError crosses the pipe with its location and field, not as "error: error:".
   const std::string e = user_error_of([] {
-    sim::run_in_child([]() -> std::string { throw UserError(SourceLocation{"s.yaml", 3, 4}, "cluster.nodes", "bad"); });
+    run_in_child([]() -> std::string { throw UserError(SourceLocation{"s.yaml", 3, 4}, "cluster.nodes", "bad"); });
   });
   CHECK(e == "s.yaml:3:4: error: cluster.nodes: bad");
-  CHECK_THROWS_AS(sim::run_in_child([]() -> std::string { throw OverflowError("o"); }), OverflowError);
+  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw OverflowError("o"); }), OverflowError);
   // A child killed by a signal is an internal error that says so.
   try {
-    sim::run_in_child([]() -> std::string { ::raise(SIGKILL); return "x"; });
+    run_in_child([]() -> std::string { ::raise(SIGKILL); return "x"; });
     FAIL("no error");
   } catch (const InternalError& ie) {
     CHECK(std::string(ie.what()).find("signal 9") != std::string::npos);
   }
   // Past the timeout the child is killed and the error names --timeout.
-  sim::set_simulation_timeout(0.2);
+  set_simulation_timeout(0.2);
   const auto t0 = std::chrono::steady_clock::now();
   const std::string t = user_error_of([] {
-    sim::run_in_child([]() -> std::string { ::sleep(30); return "late"; });
+    run_in_child([]() -> std::string { ::sleep(30); return "late"; });
   });
-  sim::set_simulation_timeout(0);
+  set_simulation_timeout(0);
   CHECK(t.find("--timeout") != std::string::npos);
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
 }
@@ -188,7 +188,7 @@ TEST_CASE("hardening: a worker dies with its parent")
   REQUIRE(p >= 0);
   if (p == 0) {
     ::close(pipefd[0]);
-    sim::ChildProcess worker([fd = pipefd[1]]() -> std::string {
+    ChildProcess worker([fd = pipefd[1]]() -> std::string {
       const pid_t me = ::getpid();
       (void)!::write(fd, &me, sizeof me);
       ::sleep(30);

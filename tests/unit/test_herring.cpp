@@ -6,7 +6,7 @@
 #include "algorithms/herring.hpp"
 #include "algorithms/parameter_server.hpp"
 #include "algorithms/registry.hpp"
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "support.hpp"
 #include "sim/network/analytical.hpp"
 #include "topology/rings.hpp"

@@ -1,10 +1,10 @@
-// The HTML reports' pieces (app/svg.hpp, app/html_report.hpp): scales, ticks, escaping, and pages
+// The HTML reports' pieces (app/output/svg.hpp, app/output/html_report.hpp): scales, ticks, escaping, and pages
 // that are self-contained, escaped and deterministic. Rendering is tested in Chromium
 // (tests/cli/html_chromium.sh).
 #include <catch2/catch.hpp>
 
-#include "app/html_report.hpp"
-#include "app/svg.hpp"
+#include "app/output/html_report.hpp"
+#include "app/output/svg.hpp"
 
 using namespace ddpsim;
 

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdint>
 
-#include "app/job_profile_io.hpp"
-#include "app/output.hpp"
+#include "app/input/job_profile_io.hpp"
+#include "app/output/output.hpp"
 #include "app/predict.hpp"
-#include "app/profile_io.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/job_fit.hpp"
 #include "calibrate/knobs.hpp"

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 
 using namespace ddpsim;
 

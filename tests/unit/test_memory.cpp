@@ -1,12 +1,12 @@
-// Will it fit (sim/training/memory.hpp) against hand computations, and the sharded frameworks'
-// communication (sim/training/sharded.hpp).
+// Will it fit (sim/step/memory.hpp) against hand computations, and the sharded frameworks'
+// communication (sim/step/sharded.hpp).
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
-#include "sim/training/memory.hpp"
-#include "sim/training/model_zoo.hpp"
-#include "sim/training/scenario.hpp"
-#include "sim/training/sharded.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/memory.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/step/sharded.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

@@ -1,12 +1,12 @@
-// Several jobs on one fabric (issue 12, item 4; sim/training/multijob.hpp): placement, the flow
+// Several jobs on one fabric (issue 12, item 4; sim/study/multijob.hpp): placement, the flow
 // engine sharing a spine between two jobs (hand computation: each gets half), and the refusals.
 #include <catch2/catch.hpp>
 
-#include "app/catalog_loader.hpp"
-#include "app/multijob_loader.hpp"
-#include "app/yaml_reader.hpp"
-#include "sim/training/model_zoo.hpp"
-#include "sim/training/multijob.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/input/multijob_loader.hpp"
+#include "app/input/yaml_reader.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/study/multijob.hpp"
 
 using namespace ddpsim;
 

@@ -4,14 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include "algorithms/registry.hpp"
-#include "app/engine_choice.hpp"
-#include "app/multi_report.hpp"
-#include "app/report.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/cli/engine_choice.hpp"
+#include "app/output/multi_report.hpp"
+#include "app/output/report.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
-#include "sim/training/scenario.hpp"
+#include "sim/study/scenario.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

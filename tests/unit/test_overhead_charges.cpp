@@ -4,10 +4,10 @@
 #include "support.hpp"
 
 #include "algorithms/registry.hpp"
-#include "app/scenario_loader.hpp"
-#include "sim/training/iteration.hpp"
-#include "sim/training/overheads.hpp"
-#include "sim/training/reducers.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/step/overheads.hpp"
+#include "sim/step/reducers.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

@@ -1,7 +1,7 @@
-// sim/training/overheads: each function against a hand computation.
+// sim/step/overheads: each function against a hand computation.
 #include <catch2/catch.hpp>
 
-#include "sim/training/overheads.hpp"
+#include "sim/step/overheads.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

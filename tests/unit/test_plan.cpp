@@ -2,9 +2,9 @@
 // recommendation follow the goal; parallel evaluation equals serial.
 #include <catch2/catch.hpp>
 
-#include "app/plan_loader.hpp"
-#include "app/plan_report.hpp"
-#include "sim/training/plan.hpp"
+#include "app/input/plan_loader.hpp"
+#include "app/output/plan_report.hpp"
+#include "sim/study/plan.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

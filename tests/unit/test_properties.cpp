@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/scenario_loader.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

@@ -1,13 +1,13 @@
-// Failures and checkpoints (sim/training/resilience.hpp): closed forms against hand computations
+// Failures and checkpoints (sim/study/resilience.hpp): closed forms against hand computations
 // and the papers' worked examples; the Monte Carlo against the closed form; the YAML section.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "app/resilience_loader.hpp"
-#include "app/scenario_loader.hpp"
-#include "sim/training/resilience.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/input/resilience_loader.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/study/resilience.hpp"
+#include "sim/study/scenario.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

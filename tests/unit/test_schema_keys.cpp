@@ -1,4 +1,4 @@
-// docs/scenario.schema.json and the loaders' key lists (app/scenario_keys.cpp) name the same keys
+// docs/scenario.schema.json and the loaders' key lists (app/input/scenario_keys.cpp) name the same keys
 // at every path, both ways: a key added to one and not the other fails here (issue 11 item 6).
 // The examples' validation against the schema is tests/schema/validate.py (CTest schema.examples).
 #include <catch2/catch.hpp>
@@ -7,9 +7,9 @@
 #include <set>
 #include <sstream>
 
-#include "app/catalog_loader.hpp"
-#include "app/scenario_keys.hpp"
-#include "app/scenario_loader.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/input/scenario_keys.hpp"
+#include "app/input/scenario_loader.hpp"
 #include "core/error.hpp"
 
 namespace {

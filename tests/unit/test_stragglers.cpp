@@ -1,10 +1,10 @@
-// Stragglers and jitter (sim/training/stragglers.hpp): the ready = max over ranks recurrence by
+// Stragglers and jitter (sim/study/stragglers.hpp): the ready = max over ranks recurrence by
 // hand, a slow loader's steady state, determinism per seed.
 #include <catch2/catch.hpp>
 
-#include "app/scenario_loader.hpp"
-#include "sim/training/scenario.hpp"
-#include "sim/training/stragglers.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/study/stragglers.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include "support.hpp"
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "topology/rings.hpp"
 #include "topology/routing.hpp"
 

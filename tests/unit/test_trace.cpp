@@ -3,10 +3,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "app/report.hpp"
-#include "app/scenario_loader.hpp"
-#include "app/trace.hpp"
-#include "sim/training/scenario.hpp"
+#include "app/output/report.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "app/output/trace.hpp"
+#include "sim/study/scenario.hpp"
 
 using namespace ddpsim;
 

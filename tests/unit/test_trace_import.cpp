@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/kineto_events.hpp"
-#include "app/trace_file.hpp"
-#include "app/trace_import.hpp"
-#include "app/trace_steps.hpp"
+#include "app/input/kineto_events.hpp"
+#include "app/input/trace_file.hpp"
+#include "app/input/trace_import.hpp"
+#include "app/input/trace_steps.hpp"
 #include "support.hpp"
 #include "trace_fixture.hpp"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "app/predict.hpp"
-#include "app/scenario_loader.hpp"
-#include "sim/training/traced.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/traced.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;

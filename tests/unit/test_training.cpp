@@ -2,13 +2,13 @@
 
 #include "support.hpp"
 
-#include "app/catalog_loader.hpp"
+#include "app/input/catalog_loader.hpp"
 #include "sim/network/analytical.hpp"
-#include "sim/training/buckets.hpp"
-#include "sim/training/compute.hpp"
+#include "sim/step/buckets.hpp"
+#include "sim/step/compute.hpp"
 #include "algorithms/registry.hpp"
-#include "sim/training/iteration.hpp"
-#include "sim/training/model_zoo.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/step/model_zoo.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/error.hpp"
-#include "sim/training/model_zoo.hpp"
+#include "sim/step/model_zoo.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;

@@ -1,0 +1,282 @@
+// `ddpsim collective`: predict an nccl-tests sweep (all_reduce_perf and friends) on N nodes of an
+// instance, with a fitted profile or the catalog alone. --format nccl-tests prints the columns of
+// all_reduce_perf so the prediction can be put next to a real log.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "algorithms/registry.hpp"
+#include "app/input/catalog_loader.hpp"
+#include "app/cli/cli_names.hpp"
+#include "app/cli/commands.hpp"
+#include "app/output/output.hpp"
+#include "app/output/text_format.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/yaml_reader.hpp"
+#include "core/text.hpp"
+#include "sim/network/collective_model.hpp"
+#include "calibrate/nccl_log.hpp"
+#include "sim/network/backends.hpp"
+#include "sim/network/guards.hpp"
+#include "core/subprocess.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+struct CollectiveOptions {
+  std::string instance;
+  int nodes = 1;
+  int gpus_per_node = 0;
+  std::string op = "all_reduce";
+  std::string algo = "auto";
+  std::string proto = "auto";
+  std::string min_bytes = "8";
+  std::string max_bytes = "8G";
+  int factor = 2;
+  std::string profile;
+  std::string format = "nccl-tests";
+  std::string engine = "analytical";
+  std::string output;
+  std::string compare;
+  std::string max_memory = "4GiB";
+  double timeout_s = 0;
+};
+
+struct Row {
+  std::uint64_t bytes;
+  double time_us, algbw, busbw;
+  std::string algorithm, protocol;
+  double measured_us = 0, measured_busbw = 0;  // with --compare
+};
+
+algo::CollectiveOp parse_op(const std::string& s)
+{
+  for (auto op : {algo::CollectiveOp::all_reduce, algo::CollectiveOp::reduce_scatter, algo::CollectiveOp::all_gather,
+                  algo::CollectiveOp::broadcast, algo::CollectiveOp::reduce})
+    if (to_string(op) == s) return op;
+  throw UserError("--op: unknown collective \"" + s + "\"");
+}
+
+// nccl-tests' busbw factor (doc/PERFORMANCE.md in NVIDIA/nccl-tests).
+double bus_factor(algo::CollectiveOp op, int n)
+{
+  switch (op) {
+    case algo::CollectiveOp::all_reduce: return 2.0 * (n - 1) / n;
+    case algo::CollectiveOp::reduce_scatter:
+    case algo::CollectiveOp::all_gather: return static_cast<double>(n - 1) / n;
+    default: return 1.0;
+  }
+}
+
+Bytes parse_size(const std::string& flag, const std::string& text)
+{
+  try {
+    return parse_bytes(text);
+  } catch (const ValueError& e) {
+    throw UserError(flag + ": " + e.what());
+  }
+}
+
+// nccl-tests' table (all_reduce_perf and friends): out-of-place and in-place columns (the model
+// gives both the same time: the copy NCCL skips in place is not modelled), then ddpsim's
+// algorithm and protocol; with --compare the measured time and busbw and the time error before
+// them. The time column switches to %7.0f above 10 ms, and the footer carries nccl-tests'
+// "Avg bus bandwidth" (the mean busbw over all rows, both placements), as nccl-tests prints them
+// (src/common.cu). calibrate/nccl_log.cpp reads this table back.
+std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptions& o, int ranks, const std::string& prof)
+{
+  const bool cmp = !o.compare.empty();
+  std::ostringstream out;
+  out << "# ddpsim collective prediction: " << o.op << " on " << o.nodes << " x " << o.instance << ", " << ranks
+      << " ranks, profile " << printable(prof) << "\n";
+  out << "#\n#                                                              out-of-place                       in-place"
+      << (cmp ? "                    measured" : "") << "\n";
+  out << "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+      << (cmp ? "     time   busbw   error" : "") << "  algorithm protocol\n";
+  out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"
+      << (cmp ? "           (us)  (GB/s)" : "") << "\n";
+  double busbw_sum = 0;
+  for (const Row& r : rows) {
+    char line[320];
+    const std::string time = r.time_us >= 10000 ? fmt("%7.0f", r.time_us) : fmt("%7.1f", r.time_us);
+    std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %7s  %6.2f  %6.2f  %6s",
+                  static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bytes / 4), "float", "sum",
+                  -1, time.c_str(), r.algbw, r.busbw, "N/A", time.c_str(), r.algbw, r.busbw, "N/A");
+    out << line;
+    if (cmp) {
+      const std::string mt = r.measured_us >= 10000 ? fmt("%7.0f", r.measured_us) : fmt("%7.1f", r.measured_us);
+      std::snprintf(line, sizeof line, "  %7s  %6.2f  %+5.0f%%", mt.c_str(), r.measured_busbw,
+                    (r.time_us / r.measured_us - 1) * 100);
+      out << line;
+    }
+    out << "  " << r.algorithm << " " << r.protocol << "\n";
+    busbw_sum += 2 * r.busbw;
+  }
+  out << "# Out of bounds values : N/A (predicted, not checked)\n";
+  char avg[96];
+  std::snprintf(avg, sizeof avg, "# Avg bus bandwidth    : %g \n", rows.empty() ? 0.0 : busbw_sum / (2.0 * static_cast<double>(rows.size())));
+  out << avg << "#\n";
+  return out.str();
+}
+
+class CollectiveCommand final : public Command {
+ public:
+  explicit CollectiveCommand(CLI::App& app)
+  {
+    cmd_ = app.add_subcommand("collective", "Predict an nccl-tests sweep of one collective on N nodes");
+    cmd_->add_option("--instance", opt_.instance, "Instance type (see `ddpsim catalog`)")->required();
+    cmd_->add_option("--nodes", opt_.nodes, "Nodes")->capture_default_str()->check(CLI::Range(1, 65536));
+    cmd_->add_option("--gpus-per-node", opt_.gpus_per_node, "GPUs per node (default: all)")->check(CLI::Range(1, 64));
+    cmd_->add_option("--op", opt_.op, "Collective")
+        ->check(CLI::IsMember({"all_reduce", "reduce_scatter", "all_gather", "broadcast"}));
+    std::vector<std::string> algos{"auto"};
+    for (std::string_view n : algo::Registry::instance().names()) algos.emplace_back(n);
+    cmd_->add_option("--algorithm", opt_.algo, "Algorithm (`ddpsim algorithms`), or auto (NCCL's choice per size)")
+        ->check(CLI::IsMember(algos));
+    add_hidden_alias(cmd_, "--algo", opt_.algo)->check(CLI::IsMember(algos));
+    cmd_->add_option("--proto", opt_.proto, "NCCL protocol, or auto")->check(CLI::IsMember({"auto", "LL", "LL128", "Simple"}));
+    cmd_->add_option("--min-bytes,-b", opt_.min_bytes, "Smallest size (e.g. 8, 1M)");
+    cmd_->add_option("--max-bytes,-e", opt_.max_bytes, "Largest size (e.g. 8G)");
+    cmd_->add_option("--factor,-f", opt_.factor, "Size multiplier between rows")->check(CLI::Range(2, 1024));
+    cmd_->add_option("--profile", opt_.profile,
+                     "Calibration profile (YAML); none: catalog alone (default: the shipped one for the instance)");
+    cmd_->add_option("--format", opt_.format, "Output format")->check(CLI::IsMember({"nccl-tests", "json", "csv"}));
+    cmd_->add_option("--engine", opt_.engine, "Network backend")->capture_default_str()->check(CLI::IsMember(sim::engine_names()));
+    cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) (default: stdout)");
+    cmd_->add_option("--compare", opt_.compare,
+                     "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors (default: none)")
+        ->check(CLI::ExistingFile);
+    cmd_->add_option("--max-memory", opt_.max_memory,
+                     "Refuse clusters whose estimated memory exceeds this (docs/reliability.md)")
+        ->capture_default_str();
+    cmd_->add_option("--timeout", opt_.timeout_s, "Stop a flow simulation after this many seconds (0: no limit)")
+        ->check(CLI::Range(0.0, 1e7));
+  }
+
+  bool selected() const override { return cmd_->parsed(); }
+
+  int run() override
+  {
+    const Catalog catalog = builtin_catalog();
+    const InstanceSpec* inst = &catalog.at(opt_.instance);
+    // Default: the shipped profile for this instance when there is one, else the catalog alone.
+    std::string prof_name = opt_.profile;
+    sim::Profile prof = sim::default_profile(inst->name);
+    if (opt_.profile.empty()) {
+      if (auto b = builtin_profile(inst->name)) {
+        prof = *b;
+        prof_name = "builtin profiles/" + inst->name + ".yaml";
+      } else {
+        prof_name = "none (catalog)";
+      }
+    } else if (opt_.profile == "none") {
+      prof_name = "none (catalog)";
+    } else {
+      prof = load_profile(opt_.profile);
+    }
+    if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
+      throw UserError(locate_field(opt_.profile, "instance"), "instance",
+                      "profile is for " + prof.instance + ", not " + opt_.instance);
+    // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
+    if (cmd_->count("--algorithm") + cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto") opt_.algo = prof.provenance.algorithm;
+    const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
+    if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
+    const algo::CollectiveOp op = parse_op(opt_.op);
+    std::optional<algo::Protocol> proto;
+    if (opt_.proto != "auto") {
+      algo::Protocol p{};
+      algo::parse_protocol(opt_.proto, p);
+      proto = p;
+    }
+    const int gpn = opt_.gpus_per_node > 0 ? std::min(opt_.gpus_per_node, inst->gpus) : inst->gpus;
+    // Guards before anything is built (docs/reliability.md).
+    sim::check_resources(opt_.nodes, gpn, sim::parse_engine(opt_.engine), sim::Workload::collective,
+                         sim::ResourceLimits{sim::parse_max_memory(opt_.max_memory)}, "--nodes");
+    set_simulation_timeout(opt_.timeout_s);
+    const Topology topo(*inst, opt_.nodes, gpn);
+    const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
+    const sim::CollectiveModel model(topo, sim::CollectiveOptions{opt_.algo, proto, prof, {}, {}, 0});
+    std::vector<Row> rows;
+    auto predict = [&](std::uint64_t b) {
+      double t = 0;
+      std::optional<sim::PricedCollective> priced;
+      try {
+        priced = model.price(op, Bytes{b});
+        t = sim::time_alone_us(*priced, *net);
+      } catch (const OverflowError& e) {
+        // Only the size can drive a collective past the clock (the cluster is bounded above).
+        throw UserError(SourceLocation{}, opt_.compare.empty() ? "--max-bytes" : "--compare",
+                        std::to_string(b) + " bytes: " + e.what());
+      }
+      const sim::PricedCollective& c = *priced;
+      const double algbw = static_cast<double>(b) / (t * 1e-6) / 1e9;
+      rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
+                         c.protocol ? std::string(to_string(*c.protocol)) : "-"});
+    };
+    if (!opt_.compare.empty()) {
+      const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
+      if (log.ranks != topo.gpu_count())
+        throw UserError(SourceLocation{opt_.compare, log.rows.front().line, 1}, "",
+                        "the log has " + std::to_string(log.ranks) + " ranks, the prediction " +
+                            std::to_string(topo.gpu_count()) + " (check --nodes)");
+      for (const calibrate::LogRow& r : log.rows) {
+        predict(r.bytes.n);
+        rows.back().measured_us = r.time_us;
+        rows.back().measured_busbw = r.busbw_GBps;
+      }
+    } else {
+      for (std::uint64_t b = lo.n; b <= hi.n; b *= static_cast<std::uint64_t>(opt_.factor)) {
+        predict(b);
+        if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
+      }
+    }
+    std::string text;
+    if (opt_.format == "json") {
+      nlohmann::ordered_json j;
+      j["instance"] = opt_.instance;
+      j["nodes"] = opt_.nodes;
+      j["ranks"] = topo.gpu_count();
+      j["op"] = opt_.op;
+      j["profile"] = prof_name;
+      j["rows"] = nlohmann::ordered_json::array();
+      for (const Row& r : rows)
+      {
+        nlohmann::ordered_json row = {{"bytes", r.bytes},         {"time_us", r.time_us},     {"algbw_GBps", r.algbw},
+                                      {"busbw_GBps", r.busbw},    {"algorithm", r.algorithm}, {"protocol", r.protocol}};
+        if (r.measured_us > 0) {
+          row["measured_time_us"] = r.measured_us;
+          row["time_error"] = r.time_us / r.measured_us - 1;
+        }
+        j["rows"].push_back(row);
+      }
+      text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } else if (opt_.format == "csv") {
+      const bool cmp = !opt_.compare.empty();
+      text = std::string("bytes,time_us,algbw_GBps,busbw_GBps,algorithm,protocol") +
+             (cmp ? ",measured_time_us,measured_busbw_GBps,time_error,busbw_error" : "") + "\n";
+      for (const Row& r : rows) {
+        text += std::to_string(r.bytes) + "," + fmt("%.3f", r.time_us) + "," + fmt("%.3f", r.algbw) + "," +
+                fmt("%.3f", r.busbw) + "," + r.algorithm + "," + r.protocol;
+        if (cmp)
+          text += "," + fmt("%.2f", r.measured_us) + "," + fmt("%.2f", r.measured_busbw) + "," +
+                  fmt("%.4f", r.time_us / r.measured_us - 1) + "," + fmt("%.4f", r.measured_us / r.time_us - 1);
+        text += "\n";
+      }
+    } else {
+      text = nccl_tests_table(rows, opt_, topo.gpu_count(), prof_name);
+    }
+    write_output(opt_.output, text);
+    return 0;
+  }
+
+ private:
+  CLI::App* cmd_ = nullptr;
+  CollectiveOptions opt_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_collective_command(CLI::App& app) { return std::make_unique<CollectiveCommand>(app); }
+
+}  // namespace ddpsim::app

@@ -1,0 +1,165 @@
+#include "app/input/job_profile_io.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <yaml-cpp/yaml.h>
+
+#include "app/input/yaml_reader.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+// Fixed significant digits: the same fit gives the same bytes.
+std::string num(double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string describe(const calibrate::RowFit& r)
+{
+  return r.obs.where + ": nodes " + std::to_string(r.obs.nodes) + ", " + std::to_string(r.obs.gpus_per_node) +
+         " GPUs/node, " + std::string(to_string(r.obs.framework)) + ", " + to_string(r.obs.metric) + " " + num(r.obs.value) +
+         (r.obs.metric == sim::Metric::samples_per_s ? " samples/s" : " s") + (r.fitted ? " (fitted)" : " (held back)") +
+         (r.obs.source.empty() ? "" : "; source: " + r.obs.source);
+}
+
+}  // namespace
+
+std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& scenario)
+{
+  YAML::Emitter e;
+  e << YAML::BeginMap;
+  e << YAML::Key << "kind" << YAML::Value << "ddpsim-job-profile";
+  e << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "scenario" << YAML::Value << scenario;
+  e << YAML::Key << "ddpsim" << YAML::Value << kDdpsimVersion;
+  e << YAML::Key << "method" << YAML::Value
+    << "Levenberg-Marquardt (Eigen) on ln(predicted/observed) of the fitted rows through sim::run_scenario; "
+       "covariance sigma^2 (J^T J)^-1 in ln(value)";
+  e << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
+  for (const calibrate::RowFit& r : fit.rows) e << describe(r);
+  e << YAML::EndSeq << YAML::EndMap;
+  const calibrate::JobContext& c = fit.context;
+  e << YAML::Key << "context" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "instance" << YAML::Value << c.instance << YAML::Key << "gpu" << YAML::Value << c.gpu;
+  e << YAML::Key << "fabric" << YAML::Value << c.fabric << YAML::Key << "framework" << YAML::Value << c.framework;
+  e << YAML::Key << "model" << YAML::Value << c.model << YAML::Key << "parameters" << YAML::Value << c.parameters;
+  e << YAML::Key << "batch_per_gpu" << YAML::Value << c.batch_per_gpu << YAML::Key << "precision" << YAML::Value
+    << c.precision;
+  e << YAML::EndMap;
+  e << YAML::Key << "sigma" << YAML::Value << num(fit.sigma);
+  e << YAML::Key << "sigma_from" << YAML::Value
+    << (fit.sigma_from_residuals ? "residuals" : "stated noise (as many rows as knobs)");
+  e << YAML::Key << "knobs" << YAML::Value << YAML::BeginSeq;
+  for (const calibrate::FittedKnob& k : fit.knobs)
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name << YAML::Key << "value"
+      << YAML::Value << num(k.value) << YAML::Key << "stderr" << YAML::Value << num(k.se()) << YAML::Key << "start"
+      << YAML::Value << num(k.start) << YAML::EndMap;
+  e << YAML::EndSeq;
+  e << YAML::Key << "covariance_ln" << YAML::Value << YAML::BeginSeq;
+  for (Eigen::Index a = 0; a < fit.cov_log.rows(); ++a) {
+    e << YAML::Flow << YAML::BeginSeq;
+    for (Eigen::Index b = 0; b < fit.cov_log.cols(); ++b) e << num(fit.cov_log(a, b));
+    e << YAML::EndSeq;
+  }
+  e << YAML::EndSeq << YAML::EndMap;
+  return "# ddpsim job profile, written by `ddpsim calibrate job` (docs/calibration.md)\n" + std::string(e.c_str()) + "\n";
+}
+
+JobProfile load_job_profile(const std::string& path)
+{
+  const YAML::Node root = load_yaml_file(path);
+  Reader r(path);
+  JobProfile p;
+  p.file = path;
+  if (!r.expect_map(root, "")) r.finish();
+  r.allow_keys(root, "", {"kind", "provenance", "context", "sigma", "sigma_from", "knobs", "covariance_ln"});
+  if (r.string(root, "", "kind", true).value_or("") != "ddpsim-job-profile" && r.ok())
+    r.error(root["kind"], "kind", "not a ddpsim job profile (expected kind: ddpsim-job-profile)");
+  if (const YAML::Node c = root["context"]; r.expect_map(c, "context")) {
+    p.context.instance = r.string(c, "context", "instance", true).value_or("");
+    p.context.gpu = r.string(c, "context", "gpu", true).value_or("");
+    p.context.fabric = r.string(c, "context", "fabric", true).value_or("");
+    p.context.framework = r.string(c, "context", "framework", true).value_or("");
+    p.context.model = r.string(c, "context", "model", true).value_or("");
+    p.context.parameters = static_cast<std::uint64_t>(r.integer(c, "context", "parameters", true, 0, std::int64_t{1} << 50).value_or(0));
+    p.context.batch_per_gpu = static_cast<int>(r.integer(c, "context", "batch_per_gpu", true, 1, 1 << 24).value_or(1));
+    p.context.precision = r.string(c, "context", "precision", true).value_or("");
+  }
+  p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);
+  const YAML::Node ks = root["knobs"];
+  if (!ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
+  for (std::size_t i = 0; ks.IsSequence() && i < ks.size(); ++i) {
+    const std::string kp = "knobs[" + std::to_string(i) + "]";
+    if (!r.expect_map(ks[i], kp)) continue;
+    r.allow_keys(ks[i], kp, {"name", "value", "stderr", "start"});
+    const std::string name = r.string(ks[i], kp, "name", true).value_or("");
+    try {
+      const calibrate::Knob& k = calibrate::knob(name);
+      const auto v = r.number(ks[i], kp, "value", true, 0, 1e300);
+      if (v && !(*v > k.lower && *v <= k.upper))
+        r.error(ks[i]["value"], kp + ".value", "outside " + name + "'s physical range");
+      p.knobs.push_back(name);
+      p.values.push_back(v.value_or(1));
+    } catch (const UserError&) {
+      r.error(ks[i]["name"], kp + ".name", "unknown knob \"" + name + "\"");
+    }
+  }
+  const YAML::Node cov = root["covariance_ln"];
+  const auto n = static_cast<Eigen::Index>(p.knobs.size());
+  p.cov_log = Eigen::MatrixXd::Zero(n, n);
+  if (!cov.IsSequence() || static_cast<Eigen::Index>(cov.size()) != n) {
+    r.error(cov.IsDefined() ? cov : root, "covariance_ln", "expected one row per knob");
+  } else {
+    for (Eigen::Index a = 0; a < n; ++a) {
+      const YAML::Node row = cov[static_cast<std::size_t>(a)];
+      if (!row.IsSequence() || static_cast<Eigen::Index>(row.size()) != n) {
+        r.error(row, "covariance_ln", "expected " + std::to_string(n) + " numbers per row");
+        continue;
+      }
+      for (Eigen::Index b = 0; b < n; ++b)
+        p.cov_log(a, b) = r.as_number(row[static_cast<std::size_t>(b)], "covariance_ln", -1e6, 1e6).value_or(0);
+    }
+  }
+  r.finish();
+  return p;
+}
+
+std::vector<std::string> apply_job_profile(const JobProfile& p, sim::ScenarioSpec& spec, calibrate::Uncertainty& u)
+{
+  std::vector<std::string> notes;
+  // The file's name only: reports stay the same wherever the repository is checked out.
+  const std::string name = std::filesystem::path(p.file).filename().string();
+  const calibrate::JobContext target = calibrate::context_of(spec);
+  std::vector<Eigen::Index> used;
+  for (std::size_t k = 0; k < p.knobs.size(); ++k) {
+    const std::string why = calibrate::why_not_transferable(p.knobs[k], p.context, target);
+    if (!why.empty()) {
+      notes.push_back("warning: calibration " + name + ": " + p.knobs[k] + " not applied: " + why);
+      continue;
+    }
+    calibrate::apply(p.knobs[k], spec, p.values[k]);
+    used.push_back(static_cast<Eigen::Index>(k));
+    calibrate::Dimension d;
+    d.knob = p.knobs[k];
+    d.source = "calibration " + name;
+    d.center = std::log(p.values[k]);
+    u.dims.push_back(d);
+  }
+  // The normal dimensions come first in `u`; this adds the applied knobs' block.
+  const Eigen::Index old = u.cov.rows(), add = static_cast<Eigen::Index>(used.size());
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(old + add, old + add);
+  if (old > 0) cov.topLeftCorner(old, old) = u.cov;
+  for (Eigen::Index a = 0; a < add; ++a)
+    for (Eigen::Index b = 0; b < add; ++b) cov(old + a, old + b) = p.cov_log(used[static_cast<std::size_t>(a)], used[static_cast<std::size_t>(b)]);
+  u.cov = cov;
+  if (!used.empty())
+    notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
+                    std::to_string(p.knobs.size()) + " fitted knob(s)");
+  return notes;
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,60 @@
+#include "app/input/scenario_keys.hpp"
+
+#include "core/error.hpp"
+
+namespace ddpsim::app {
+
+const KeyTable& scenario_key_table()
+{
+  static const KeyTable table{
+      {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
+            "observed", "resilience", "compiler", "stragglers", "calibration", "overheads"}},
+      {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded"}},
+      {"cluster.fabric",
+       {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction", "spine_uplinks"}},
+      // An instance's fields: the catalog's entries and a scenario's overrides share them.
+      {"cluster.overrides",
+       {"description", "gpu", "gpus", "smddp_supported", "intra_node", "pcie", "cpu", "nic", "efficiency",
+        "price_usd_per_hour", "price_source"}},
+      {"cluster.overrides.intra_node", {"fabric", "nvlink_per_link", "nvlink_latency", "pairs", "nvswitch_per_gpu"}},
+      {"cluster.overrides.pcie", {"switches", "bandwidth", "latency"}},
+      {"cluster.overrides.cpu", {"sockets", "interconnect", "memory_bandwidth", "vcpus"}},
+      {"cluster.overrides.nic", {"kind", "count", "bandwidth", "latency", "gpudirect", "flow_cap", "flows_per_connection"}},
+      {"cluster.overrides.efficiency", {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"}},
+      // One entry per degraded link; which keys apply depends on `link` (nic, nvlink, spine_uplink).
+      {"cluster.degraded[]", {"link", "node", "nic", "rate", "gpus", "lanes_down", "leaf", "down"}},
+      {"model", {"preset", "widths", "layers", "name", "seq_len", "trace", "trace_gpu"}},
+      {"model.layers[]", {"name", "params", "fwd_flops", "activations"}},
+      {"training",
+       {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",
+        "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook", "lightning_overhead", "horovod",
+        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view"}},
+      {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
+      {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"}},
+      {"data", {"workers", "per_sample_cpu_s"}},
+      {"communication", {"algorithm", "profile"}},
+      {"observed", {"source", "minutes", "rows"}},
+      {"observed.rows[]", {"nodes", "gpus_per_node", "framework", "instance", "total", "step_time", "samples_per_s", "source"}},
+      {"resilience", {"node_mtbf", "gpu_mtbf", "mtbf_source", "checkpoint", "restart", "requeue", "monte_carlo"}},
+      {"resilience.checkpoint", {"every", "storage", "writers", "size"}},
+      {"resilience.checkpoint.storage",
+       {"description", "capacity", "per_unit_throughput", "write_per_client", "read_per_client", "write_aggregate",
+        "read_aggregate", "part_size", "put_per_s", "get_per_s", "survives_node_loss", "kind"}},
+      {"resilience.monte_carlo", {"trials", "seed"}},
+      {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
+      {"overheads",
+       {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
+        "horovod_negotiation"}},
+      {"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}},
+  };
+  return table;
+}
+
+const std::vector<std::string>& scenario_keys(const std::string& path)
+{
+  for (const auto& [p, keys] : scenario_key_table())
+    if (p == path) return keys;
+  throw InternalError("scenario_keys: no key list for \"" + path + "\"");
+}
+
+}  // namespace ddpsim::app

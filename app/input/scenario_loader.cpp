@@ -1,0 +1,335 @@
+#include "app/input/scenario_loader.hpp"
+
+#include <filesystem>
+
+#include "algorithms/registry.hpp"
+#include "app/input/distribution.hpp"
+#include "app/input/observed_loader.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/input/scenario_keys.hpp"
+#include "app/input/compiler_loader.hpp"    // issue 12
+#include "app/input/degraded_loader.hpp"    // issue 12
+#include "app/input/resilience_loader.hpp"  // issue 12
+#include "app/input/stragglers_loader.hpp"  // issue 12
+#include "app/input/trace_loader.hpp"       // issue 19
+#include "sim/network/backends.hpp"
+#include "sim/step/model_zoo.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+// "" when `path` names a regular file, else "no such file: PATH" with the system's reason when it
+// is not plain absence. Never throws: a name longer than NAME_MAX is an answer (fuzz_scenario).
+std::string missing_file(const std::string& path)
+{
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) return "";
+  return "no such file: " + path + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
+}
+
+// cluster.fabric: {kind: single_switch | leaf_spine | rail, nodes_per_leaf, oversubscription,
+// switch_latency, in_network_reduction}. leaf_spine needs nodes_per_leaf; oversubscription defaults to 1 (non-blocking).
+void read_fabric(Reader& r, const YAML::Node& n, FabricSpec& f)
+{
+  const std::string path = "cluster.fabric";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, scenario_keys("cluster.fabric"));
+  if (auto k = r.choice(n, path, "kind", true, {"single_switch", "leaf_spine", "rail"}))
+    f.kind = *k == "leaf_spine" ? FabricKind::leaf_spine : *k == "rail" ? FabricKind::rail : FabricKind::single_switch;
+  const bool leaf = f.kind == FabricKind::leaf_spine;
+  if (auto v = r.integer(n, path, "nodes_per_leaf", leaf, 1, kMaxNodes)) f.nodes_per_leaf = static_cast<int>(*v);
+  if (auto v = r.number(n, path, "oversubscription", false, 1.0, 1024.0)) f.oversubscription = *v;
+  if (auto v = r.integer(n, path, "spine_uplinks", false, 1, 1024)) f.spine_uplinks = static_cast<int>(*v);  // issue 12
+  if (!leaf)
+    for (const char* key : {"nodes_per_leaf", "oversubscription", "spine_uplinks"})
+      if (n[key].IsDefined()) r.error(n[key], path + "." + key, "only applies to kind: leaf_spine");
+  if (auto t = r.time(n, path, "switch_latency", false)) f.switch_latency = *t;
+  if (auto b = r.boolean(n, path, "in_network_reduction", false)) f.in_network_reduction = *b;  // SHARP switches
+}
+
+void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ClusterSpec& c)
+{
+  const std::string path = "cluster";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, scenario_keys("cluster"));
+  if (auto name = r.string(n, path, "instance", true)) {
+    if (const InstanceSpec* spec = catalog.find(*name)) {
+      c.instance = *spec;
+      c.instance.name = *name;  // keep the user's spelling (e.g. ml.p3.16xlarge)
+      if (YAML::Node o = n["overrides"]; o.IsDefined())
+        read_instance_fields(r, o, "cluster.overrides", catalog, c.instance, /*require_all=*/false);
+    } else {
+      std::string hint = closest(*name, catalog.names());
+      r.error(n["instance"], "cluster.instance",
+              "unknown instance \"" + *name + "\"" + (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)") +
+                  "; `ddpsim catalog` lists them");
+    }
+  }
+  if (YAML::Node nodes = n["nodes"]; nodes.IsDefined() && !nodes.IsNull()) {
+    if (nodes.IsSequence()) {
+      if (nodes.size() == 0) r.error(nodes, "cluster.nodes", "the list is empty");
+      for (const YAML::Node& e : nodes)
+        if (auto v = r.as_integer(e, "cluster.nodes", 1, kMaxNodes)) c.nodes.push_back(static_cast<int>(*v));
+    } else if (auto v = r.as_integer(nodes, "cluster.nodes", 1, kMaxNodes)) {
+      c.nodes.push_back(static_cast<int>(*v));
+    }
+  } else {
+    r.error(n, "cluster.nodes", "missing (this key is required)");
+  }
+  auto check_gpn = [&](const YAML::Node& at, std::int64_t g) {
+    if (!c.instance.name.empty() && g > c.instance.gpus)
+      r.error(at, "cluster.gpus_per_node", c.instance.name + " has only " + std::to_string(c.instance.gpus) + " GPUs");
+  };
+  if (YAML::Node g = n["gpus_per_node"]; g.IsDefined() && g.IsSequence()) {
+    // One per entry of `nodes`: e.g. nodes [1, 1, 1, 1, 2] with gpus_per_node [1, 2, 4, 8, 8].
+    for (const YAML::Node& e : g)
+      if (auto v = r.as_integer(e, "cluster.gpus_per_node", 1, 64)) {
+        check_gpn(e, *v);
+        c.gpus_per_node_each.push_back(static_cast<int>(*v));
+      }
+    if (r.ok() && c.gpus_per_node_each.size() != c.nodes.size())
+      r.error(g, "cluster.gpus_per_node",
+              "a list needs one entry per entry of cluster.nodes (" + std::to_string(c.nodes.size()) + ")");
+  } else if (auto v = r.integer(n, path, "gpus_per_node", false, 1, 64)) {
+    check_gpn(n["gpus_per_node"], *v);
+    c.gpus_per_node = static_cast<int>(*v);
+  }
+  // Job start-up, with units (`startup: 5min`) or in seconds (`startup_s: 300`); default 0 (docs/model.md).
+  if (n["startup"].IsDefined() && n["startup_s"].IsDefined())
+    r.error(n["startup_s"], "cluster.startup_s", "give either cluster.startup or cluster.startup_s");
+  if (auto s = r.time(n, path, "startup", false)) c.startup = *s;
+  if (auto s = r.number(n, path, "startup_s", false, 0, 9e6)) c.startup = Time::from_seconds(*s);
+  if (YAML::Node f = n["fabric"]; f.IsDefined()) read_fabric(r, f, c.fabric);
+  // What-if (issue 12): links below their rate or down.
+  if (YAML::Node d = n["degraded"]; d.IsDefined() && !c.instance.name.empty()) read_degraded(r, d, c.instance, c.fabric);
+}
+
+void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ModelSpec& m)
+{
+  const std::string path = "model";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, scenario_keys("model"));
+  if (read_model_trace(r, n, catalog, m)) {  // issue 19: model.trace
+    if (auto name = r.string(n, path, "name", false)) m.name = *name;
+    return;
+  }
+  const bool has_layers = n["layers"].IsDefined();
+  std::vector<std::string> presets;
+  for (const auto& p : sim::model_presets()) presets.emplace_back(p.name);
+  auto preset = r.choice(n, path, "preset", !has_layers, presets);
+  if (preset) {
+    std::vector<std::uint64_t> widths;
+    if (YAML::Node w = n["widths"]; w.IsDefined()) {
+      if (!w.IsSequence()) r.error(w, "model.widths", "expected a list of layer widths");
+      for (const YAML::Node& e : w)
+        if (auto v = r.as_integer(e, "model.widths", 1, 1 << 20)) widths.push_back(static_cast<std::uint64_t>(*v));
+    } else if (*preset == "mlp") {
+      r.error(n, "model.widths", "missing (an mlp needs its widths: inputs, then each layer's outputs)");
+    }
+    const auto seq = r.integer(n, path, "seq_len", false, 1, 1 << 20);
+    if (r.ok()) {
+      try {
+        m = sim::make_preset(*preset, widths, static_cast<std::uint64_t>(seq.value_or(0)));
+      } catch (const UserError& e) {
+        r.error(n["widths"], "model.widths", e.message());
+      }
+    }
+  } else if (has_layers) {
+    const YAML::Node layers = n["layers"];
+    if (!layers.IsSequence() || layers.size() == 0) r.error(layers, "model.layers", "expected a non-empty list of layers");
+    m.name = "custom";
+    for (const YAML::Node& l : layers) {
+      const std::string lp = "model.layers[" + std::to_string(m.layers.size()) + "]";
+      if (!r.expect_map(l, lp)) continue;
+      r.allow_keys(l, lp, scenario_keys("model.layers[]"));
+      sim::Layer layer;
+      layer.name = r.string(l, lp, "name", false).value_or("layer" + std::to_string(m.layers.size()));
+      auto p = r.integer(l, lp, "params", true, 0, std::int64_t{1} << 40);
+      layer.params.push_back({layer.name + ".weight", static_cast<std::uint64_t>(p.value_or(0))});
+      layer.fwd_flops_per_sample = r.number(l, lp, "fwd_flops", true, 0, 1e18).value_or(0);
+      layer.activation_elems_per_sample = r.number(l, lp, "activations", false, 0, 1e15).value_or(0);
+      m.layers.push_back(std::move(layer));
+    }
+  }
+  if (auto name = r.string(n, path, "name", false)) m.name = *name;
+}
+
+// Issue 9: `overheads:` (sim/step/overheads.hpp OverheadSpec; defaults in docs/model.md).
+void read_overheads(Reader& r, const YAML::Node& n, sim::OverheadSpec& o)
+{
+  const std::string path = "overheads";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, scenario_keys(path));
+  if (auto v = r.boolean(n, path, "interference", false)) o.interference = *v;
+  if (auto v = r.number(n, path, "hbm_bytes_per_wire_byte", false, 0, 16)) o.hbm_bytes_per_wire_byte = *v;
+  if (auto v = r.integer(n, path, "comm_ctas", false, 1, 64)) o.comm_ctas = static_cast<int>(*v);
+  if (auto v = r.time(n, path, "collective_launch", false)) {
+    if (v->ps < 0) r.error(n["collective_launch"], "overheads.collective_launch", "must not be negative");
+    else o.collective_launch = *v;
+  }
+  if (auto v = r.number(n, path, "optimizer_bytes_per_param", false, 0, 1024)) o.optimizer_bytes_per_param = *v;
+  if (auto v = r.time(n, path, "horovod_negotiation", false)) {
+    if (v->ps < 0) r.error(n["horovod_negotiation"], "overheads.horovod_negotiation", "must not be negative");
+    else o.horovod_negotiation = *v;
+  }
+}
+
+void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
+{
+  const std::string path = "training";
+  if (!r.expect_map(n, path)) return;
+  r.allow_keys(n, path, scenario_keys("training"));
+  if (auto b = r.bytes(n, path, "smddp_fusion_threshold", false)) t.smddp_fusion_threshold = *b;
+  // The framework: a name, or a SageMaker estimator's `distribution` map (under either key).
+  const bool has_framework = n["framework"].IsDefined(), has_distribution = n["distribution"].IsDefined();
+  if (has_framework && has_distribution)
+    r.error(n["distribution"], "training.distribution", "give either training.framework or training.distribution");
+  else if (has_framework || has_distribution) {
+    const char* key = has_framework ? "framework" : "distribution";
+    if (auto f = read_framework(r, n[key], std::string("training.") + key)) t.framework = *f;
+  } else {
+    r.error(n, "training.framework", "missing (this key is required)");
+  }
+  if (YAML::Node c = n["compare"]; c.IsDefined()) {
+    // More frameworks to run on the same cluster, e.g. compare: [smddp].
+    if (!c.IsSequence()) r.error(c, "training.compare", "expected a list of frameworks");
+    else
+      for (const YAML::Node& e : c)
+        if (auto f = read_framework(r, e, "training.compare")) t.compare.push_back(*f);
+  }
+  if (auto k = r.integer(n, path, "grad_accum_steps", false, 1, 1 << 20)) t.grad_accum_steps = static_cast<int>(*k);
+  if (auto g = r.integer(n, path, "global_batch", false, 1, std::int64_t{1} << 40)) {
+    if (n["grad_accum_steps"].IsDefined()) r.error(n["global_batch"], "training.global_batch", "give either grad_accum_steps or global_batch");
+    t.global_batch = static_cast<std::uint64_t>(*g);
+  }
+  if (auto h = r.choice(n, path, "comm_hook", false, {"none", "fp16_compress"})) t.fp16_compress = *h == "fp16_compress";
+  if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
+  if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
+  if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
+  if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
+    r.allow_keys(h, "training.horovod", scenario_keys("training.horovod"));
+    if (auto d = r.choice(h, "training.horovod", "defaults", false, {"pre-2020", "post-2020"}))
+      t.horovod = *d == "pre-2020" ? sim::HorovodDefaults::pre_2020 : sim::HorovodDefaults::post_2020;
+    if (auto b = r.bytes(h, "training.horovod", "fusion_threshold", false)) {
+      if (b->n == 0) r.error(h["fusion_threshold"], "training.horovod.fusion_threshold", "must be positive");
+      t.fusion_threshold = *b;
+    }
+    if (auto c = r.time(h, "training.horovod", "cycle_time", false)) {
+      if (c->ps <= 0) r.error(h["cycle_time"], "training.horovod.cycle_time", "must be positive");
+      t.cycle_time = *c;
+    }
+  }
+  if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);
+  if (auto p = r.choice(n, path, "precision", false, {"fp32", "tf32", "fp16", "bf16"}))
+    t.precision = *p == "fp16" ? Precision::fp16 : *p == "bf16" ? Precision::bf16 : *p == "tf32" ? Precision::tf32 : Precision::fp32;
+  // DDP(bucket_cap_mb=X) given explicitly: PyTorch 2.x then caps the first bucket at X as well
+  // (distributed.py: first bucket = _DEFAULT_FIRST_BUCKET_BYTES only when bucket_cap_mb is None).
+  if (auto c = r.number(n, path, "bucket_cap_mb", false, 0.001, 1 << 20))
+    t.bucket_cap = t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+  if (auto c = r.number(n, path, "first_bucket_mb", false, 0.001, 1 << 20))
+    t.first_bucket_cap = Bytes{static_cast<std::uint64_t>(*c * MiB)};
+  if (auto o = r.choice(n, path, "optimizer", false, {"sgd", "adam"}))
+    t.optimizer = *o == "adam" ? sim::Optimizer::adam : sim::Optimizer::sgd;
+  const bool has_steps = n["steps"].IsDefined();
+  if (auto s = r.integer(n, path, "steps", false, 1, std::int64_t{1} << 50)) t.steps = static_cast<std::uint64_t>(*s);
+  if (auto s = r.integer(n, path, "samples", !has_steps, 1, std::int64_t{1} << 50))
+    t.samples = static_cast<std::uint64_t>(*s);
+  if (auto e = r.integer(n, path, "epochs", false, 1, 1 << 20)) t.epochs = static_cast<int>(*e);
+}
+
+void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
+{
+  if (!r.expect_map(n, "compute")) return;
+  r.allow_keys(n, "compute", scenario_keys("compute"));
+  if (auto e = r.number(n, "compute", "efficiency", false, 1e-3, 1)) c.efficiency = *e;
+  if (auto m = r.number(n, "compute", "measured_step_s", false, 1e-9, 1e6)) c.measured_step_s = *m;
+  if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
+  if (auto k = r.time(n, "compute", "kernel_overhead", false)) c.kernel_overhead = *k;
+}
+
+void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)
+{
+  if (!r.expect_map(n, "data")) return;
+  r.allow_keys(n, "data", scenario_keys("data"));
+  if (auto w = r.integer(n, "data", "workers", true, 1, 4096)) d.workers = static_cast<int>(*w);
+  if (auto s = r.number(n, "data", "per_sample_cpu_s", true, 0, 1e4)) d.per_sample_cpu_s = *s;
+}
+
+void read_communication(Reader& r, const YAML::Node& n, sim::CommunicationSpec& c)
+{
+  if (!r.expect_map(n, "communication")) return;
+  r.allow_keys(n, "communication", scenario_keys("communication"));
+  std::vector<std::string> names{"auto"};  // auto: NCCL's choice per bucket size (the default)
+  for (std::string_view a : algo::Registry::instance().names()) names.emplace_back(a);
+  if (auto a = r.choice(n, "communication", "algorithm", false, names)) c.algorithm = *a;
+  // A calibration profile, relative to the scenario file (so a scenario and its profile move together).
+  if (auto p = r.string(n, "communication", "profile", false)) {
+    const std::filesystem::path base = std::filesystem::path(r.file()).parent_path();
+    c.profile_path = (base / *p).lexically_normal().string();
+    if (const std::string why = missing_file(c.profile_path); !why.empty()) {
+      r.error(n["profile"], "communication.profile", why);
+      c.profile_path.clear();
+    }
+  }
+}
+
+
+}  // namespace
+
+sim::ScenarioSpec parse_scenario(const std::string& name, const std::string& text, const Catalog& catalog)
+{
+  return parse_scenario_node(name, parse_yaml(name, text), catalog);
+}
+
+sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node& root, const Catalog& catalog)
+{
+  Reader r(name);
+  sim::ScenarioSpec s;
+  if (!r.expect_map(root, "")) r.finish();
+  r.allow_keys(root, "", scenario_keys(""));
+  s.name = r.string(root, "", "name", true).value_or("");
+  s.description = r.string(root, "", "description", false).value_or("");
+  // The network backend this scenario is meant for; --engine overrides it (issue 11).
+  if (auto e = r.choice(root, "", "engine", false, sim::engine_names())) s.engine = *e;
+  auto section = [&](const char* key, bool required, auto&& read) {
+    YAML::Node n = root[key];
+    if (n.IsDefined() && !n.IsNull()) read(n);
+    else if (required) r.error(root, key, "missing (this section is required)");
+  };
+  section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, s.cluster); });
+  section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
+  section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
+  section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
+  section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
+  section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
+  section("overheads", false, [&](const YAML::Node& n) { read_overheads(r, n, s.overheads); });  // issue 9
+  section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s); });
+  // What-if (issue 12): failures and checkpoints.
+  section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
+  section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
+  section("stragglers", false, [&](const YAML::Node& n) { read_stragglers(r, n, s.stragglers.emplace()); });
+  // A job profile from `ddpsim calibrate job`, relative to the scenario file; applied by the
+  // command (app/input/job_profile_io.hpp) so that the uncalibrated prediction can be shown beside it.
+  if (auto c = r.string(root, "", "calibration", false)) {
+    s.calibration = (std::filesystem::path(name).parent_path() / *c).lexically_normal().string();
+    if (const std::string why = missing_file(s.calibration); !why.empty()) r.error(root["calibration"], "calibration", why);
+  }
+  r.finish();
+  finish_traced(root, s);  // issue 19
+  s.communication.profile = sim::default_profile(s.cluster.instance.name);
+  if (!s.communication.profile_path.empty()) {
+    sim::Profile prof = load_profile(s.communication.profile_path);
+    if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
+      throw UserError(locate_field(name, "communication.profile"), "communication.profile",
+                      "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
+    s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
+  }
+  return s;
+}
+
+sim::ScenarioSpec load_scenario(const std::string& path, const Catalog& catalog)
+{
+  return parse_scenario(path, read_text_file(path), catalog);
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,135 @@
+#include "app/output/plan_report.hpp"
+#include "app/output/text_format.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "app/output/report.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+std::string config_name(const sim::PlanReport& rep, const sim::PlanRow& row)
+{
+  const sim::ConfigResult& r = row.result;
+  std::string s = r.instance + " x" + std::to_string(r.nodes) + " " + r.framework;
+  const std::string& label = rep.labels.at(row.variant);
+  return label.empty() ? s : s + " (" + label + ")";
+}
+
+std::string goal_line(const sim::Goal& g)
+{
+  std::string s = "goal: minimize " + std::string(g.minimize == sim::Minimize::cost ? "cost" : "time");
+  if (g.deadline_s) s += ", deadline " + fmt("%.2f h", *g.deadline_s / 3600);
+  if (g.budget_usd) s += ", budget " + fmt("$%.2f", *g.budget_usd);
+  return s;
+}
+
+// The rows on the frontier, fastest first.
+std::vector<const sim::PlanRow*> frontier(const sim::PlanReport& rep)
+{
+  std::vector<const sim::PlanRow*> out;
+  for (const sim::PlanRow& r : rep.rows)
+    if (r.pareto) out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(), [](const sim::PlanRow* a, const sim::PlanRow* b) {
+    return a->result.total_time_s < b->result.total_time_s;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string plan_table(const sim::PlanReport& rep)
+{
+  std::string out = "plan " + rep.name + ": model " + rep.model + " (" +
+                    fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) + " M parameters), " +
+                    std::to_string(rep.rows.size()) + " configurations\n" + goal_line(rep.goal) + "\n\n";
+  if (rep.recommended) {
+    const sim::PlanRow& r = rep.rows[*rep.recommended];
+    out += "recommended: " + config_name(rep, r) + "\n  why: " + rep.why + "\n\n";
+  } else {
+    out += "recommended: none: no configuration fits in memory and meets the goal (see excluded)\n\n";
+  }
+  out += "time/cost Pareto frontier (configurations that fit; fastest first):\n";
+  out += "  " + pad("configuration", 48, false) + "  " + pad("total", 10, true) + "  " + pad("cost", 12, true) + "  " +
+         pad("eff", 5, true) + "  " + pad("bound", 13, false) + "  goal\n";
+  for (const sim::PlanRow* r : frontier(rep))
+    out += "  " + pad(config_name(rep, *r), 48, false) + "  " + pad(fmt("%.2f h", r->result.total_time_s / 3600), 10, true) +
+           "  " + pad(fmt("$%.2f", r->result.cost_usd), 12, true) + "  " +
+           pad(fmt("%.0f%%", r->result.scaling_efficiency * 100), 5, true) + "  " + pad(r->result.bound, 13, false) + "  " +
+           (r->excluded.empty() ? "meets" : r->excluded) + "\n";
+  std::size_t excluded = 0;
+  for (const sim::PlanRow& r : rep.rows) excluded += r.excluded.empty() ? 0 : 1;
+  out += "\nexcluded (" + std::to_string(excluded) + " of " + std::to_string(rep.rows.size()) + "):\n";
+  for (const sim::PlanRow& r : rep.rows)
+    if (!r.excluded.empty()) out += "  " + pad(config_name(rep, r), 48, false) + "  " + r.excluded + "\n";
+  out += "\nprices:\n";
+  for (const std::string& s : rep.price_sources) out += "  " + s + "\n";
+  return out;
+}
+
+std::string plan_json(const sim::PlanReport& rep)
+{
+  nlohmann::ordered_json j;
+  j["plan"] = rep.name;
+  j["model"] = rep.model;
+  j["parameters"] = rep.parameters;
+  nlohmann::ordered_json g;
+  g["minimize"] = rep.goal.minimize == sim::Minimize::cost ? "cost" : "time";
+  g["deadline_s"] = rep.goal.deadline_s ? nlohmann::ordered_json(*rep.goal.deadline_s) : nlohmann::ordered_json();
+  g["budget_usd"] = rep.goal.budget_usd ? nlohmann::ordered_json(*rep.goal.budget_usd) : nlohmann::ordered_json();
+  j["goal"] = g;
+  j["recommended"] = rep.recommended ? nlohmann::ordered_json(*rep.recommended) : nlohmann::ordered_json();
+  j["why"] = rep.why;
+  j["price_sources"] = rep.price_sources;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const sim::PlanRow& row : rep.rows) {
+    const sim::ConfigResult& r = row.result;
+    nlohmann::ordered_json o;
+    o["instance"] = r.instance;
+    o["nodes"] = r.nodes;
+    o["gpus"] = r.gpus;
+    o["framework"] = r.framework;
+    o["algorithm"] = r.algorithm;
+    o["variant"] = rep.labels.at(row.variant);
+    o["step_time_s"] = r.step_time_s;
+    o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
+    o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
+    o["price_usd_per_hour"] = r.price_usd_per_hour;
+    o["scaling_efficiency"] = r.scaling_efficiency;
+    o["bound"] = r.bound;
+    o["fits"] = r.fits;
+    o["memory"] = fit_note(r);
+    o["pareto"] = row.pareto;
+    o["excluded"] = row.excluded;
+    j["rows"].push_back(std::move(o));
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string plan_csv(const sim::PlanReport& rep)
+{
+  std::string out = "instance,nodes,gpus,framework,algorithm,variant,step_time_s,total_time_s,cost_usd,"
+                    "scaling_efficiency,bound,fits,memory_gib,pareto,recommended,excluded\n";
+  auto g = [](double v) { return fmt("%.9g", v); };
+  auto q = [](const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return o + "\"";
+  };
+  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
+    const sim::PlanRow& row = rep.rows[i];
+    const sim::ConfigResult& r = row.result;
+    out += r.instance + "," + std::to_string(r.nodes) + "," + std::to_string(r.gpus) + "," + r.framework + "," +
+           r.algorithm + "," + q(rep.labels.at(row.variant)) + "," + g(r.step_time_s) + "," +
+           (r.fits ? g(r.total_time_s) : "") + "," + (r.fits ? g(r.cost_usd) : "") + "," + g(r.scaling_efficiency) + "," +
+           r.bound + "," + (r.fits ? "true" : "false") + "," +
+           g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) + "," + (row.pareto ? "true" : "false") +
+           "," + (rep.recommended == i ? "true" : "false") + "," + q(row.excluded) + "\n";
+  }
+  return out;
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,336 @@
+#include "app/output/shards.hpp"
+
+#include <openssl/evp.h>
+
+#include <charconv>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "app/input/yaml_reader.hpp"
+#include "core/error.hpp"
+#include "sim/study/sweep.hpp"
+
+namespace ddpsim::app {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFormat = 1;  // the shard file layout; bumped when a header or row field changes meaning
+
+std::optional<std::size_t> number(const std::string& s)
+{
+  std::size_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::size_t env_number(const std::function<const char*(const char*)>& env, const char* name)
+{
+  const char* v = env(name);
+  const std::optional<std::size_t> n = v ? number(v) : std::nullopt;
+  if (!n) throw UserError(SourceLocation{}, "--shard", std::string(name) + "=\"" + (v ? v : "") + "\" is not a number");
+  return *n;
+}
+
+// I from the scheduler: a Slurm array task, else a Kubernetes Indexed Job's completion index.
+Shard from_environment(const std::function<const char*(const char*)>& env)
+{
+  if (env("SLURM_ARRAY_TASK_ID")) {
+    const std::size_t id = env_number(env, "SLURM_ARRAY_TASK_ID");
+    const std::size_t min = env("SLURM_ARRAY_TASK_MIN") ? env_number(env, "SLURM_ARRAY_TASK_MIN") : 0;
+    const std::size_t step = env("SLURM_ARRAY_TASK_STEP") ? env_number(env, "SLURM_ARRAY_TASK_STEP") : 1;
+    if (id < min || step == 0 || (id - min) % step != 0)
+      throw UserError(SourceLocation{}, "--shard",
+                      "SLURM_ARRAY_TASK_ID " + std::to_string(id) + " is not MIN + k x STEP; use a range --array=A-B[:S]");
+    Shard s{(id - min) / step, 0};
+    if (env("SLURM_ARRAY_TASK_COUNT")) s.count = env_number(env, "SLURM_ARRAY_TASK_COUNT");
+    return s;
+  }
+  if (env("JOB_COMPLETION_INDEX")) {
+    Shard s{env_number(env, "JOB_COMPLETION_INDEX"), 0};
+    if (env("DDPSIM_SHARD_COUNT")) s.count = env_number(env, "DDPSIM_SHARD_COUNT");
+    return s;
+  }
+  throw UserError(SourceLocation{}, "--shard",
+                  "no SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment; give --shard I/N");
+}
+
+std::string base64(const std::string& bytes)
+{
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::optional<std::string> unbase64(const std::string& text)
+{
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out(3 * text.size() / 4 + 1, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  // EVP_DecodeBlock counts the padding's zero bytes; drop them.
+  std::size_t len = static_cast<std::size_t>(n);
+  for (std::size_t i = text.size(); i > 0 && text[i - 1] == '=' && len > 0; --i) --len;
+  out.resize(len);
+  return out;
+}
+
+json header(const ShardInput& in, const Shard& shard, std::size_t configurations, std::size_t rows, json frame)
+{
+  return json{{"ddpsim_shard", kFormat},
+              {"command", in.command},
+              {"input", in.path},
+              {"sha256", sha256_hex(read_text_file(in.path) + '\0' + in.options)},
+              {"options", in.options},
+              {"shard", shard.index},
+              {"of", shard.count},
+              {"configurations", configurations},
+              {"rows", rows},
+              {"frame", std::move(frame)}};
+}
+
+json row_line(std::size_t index, const sim::ConfigResult& r)
+{
+  return json{{"index", index},         {"instance", r.instance},         {"nodes", r.nodes},
+              {"framework", r.framework}, {"step_time_s", r.step_time_s}, {"total_time_s", r.total_time_s},
+              {"cost_usd", r.cost_usd},   {"fits", r.fits},               {"row", base64(sim::encode_row(r))}};
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& value, const std::function<const char*(const char*)>& env)
+{
+  const std::size_t slash = value.find('/');
+  const std::string first = value.substr(0, slash);
+  Shard s;
+  if (first == "auto" || first.empty()) {
+    s = from_environment(env);
+  } else if (auto i = number(first)) {
+    s.index = *i;
+    if (slash == std::string::npos) throw UserError(SourceLocation{}, "--shard", "expected I/N (e.g. 0/8) or auto, got \"" + value + "\"");
+  } else {
+    throw UserError(SourceLocation{}, "--shard", "expected I/N (e.g. 0/8) or auto, got \"" + value + "\"");
+  }
+  if (slash != std::string::npos) {
+    const std::optional<std::size_t> n = number(value.substr(slash + 1));
+    if (!n) throw UserError(SourceLocation{}, "--shard", "expected I/N (e.g. 0/8) or auto, got \"" + value + "\"");
+    s.count = *n;
+  }
+  if (s.count == 0)
+    throw UserError(SourceLocation{}, "--shard",
+                    "no shard count: give --shard I/N, or set SLURM_ARRAY_TASK_COUNT (Slurm) or DDPSIM_SHARD_COUNT (Kubernetes)");
+  if (s.index >= s.count)
+    throw UserError(SourceLocation{}, "--shard",
+                    "shard " + std::to_string(s.index) + " of " + std::to_string(s.count) + ": I counts from 0 to N-1");
+  return s;
+}
+
+std::string sha256_hex(const std::string& bytes)
+{
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  DDPSIM_CHECK(EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr) == 1, "SHA-256 failed");
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) out += {hex[md[i] >> 4], hex[md[i] & 15]};
+  return out;
+}
+
+std::vector<std::size_t> shard_members(std::size_t count, const Shard& shard)
+{
+  std::vector<std::size_t> out;
+  for (std::size_t i = shard.index; i < count; i += shard.count) out.push_back(i);
+  return out;
+}
+
+std::string scenario_shard_jsonl(const sim::ScenarioReport& report, const Shard& shard, const ShardInput& in)
+{
+  const std::vector<std::size_t> mine = shard_members(report.results.size(), shard);
+  const json frame{{"scenario", report.scenario}, {"description", report.description}, {"engine", report.engine},
+                   {"model", report.model},       {"parameters", report.parameters},   {"price_source", report.price_source},
+                   {"notes", report.notes}};
+  std::string out = header(in, shard, report.results.size(), mine.size(), frame).dump() + "\n";
+  for (std::size_t i : mine) out += row_line(i, report.results[i]).dump() + "\n";
+  return out;
+}
+
+std::string plan_shard_jsonl(const sim::PlanFrame& frame, const sim::Goal& goal, const std::vector<std::size_t>& variants,
+                             const std::vector<std::vector<sim::ConfigResult>>& results, const Shard& shard,
+                             const ShardInput& in)
+{
+  DDPSIM_CHECK(variants.size() == results.size(), "plan shard: results do not match the variants");
+  json vs = json::array();
+  for (const sim::VariantInfo& v : frame.variants)
+    vs.push_back({{"label", v.label}, {"instance", v.instance}, {"price_source", v.price_source}, {"priced", v.priced}});
+  const json f{{"name", frame.name},
+               {"model", frame.model},
+               {"parameters", frame.parameters},
+               {"goal",
+                {{"deadline_s", goal.deadline_s ? json(*goal.deadline_s) : json(nullptr)},
+                 {"budget_usd", goal.budget_usd ? json(*goal.budget_usd) : json(nullptr)},
+                 {"minimize", goal.minimize == sim::Minimize::cost ? "cost" : "time"}}},
+               {"variants", std::move(vs)}};
+  std::size_t rows = 0;
+  for (const auto& r : results) rows += r.size();
+  std::string out = header(in, shard, frame.variants.size(), rows, f).dump() + "\n";
+  for (std::size_t k = 0; k < variants.size(); ++k)
+    for (std::size_t j = 0; j < results[k].size(); ++j) {
+      json line = row_line(j, results[k][j]);
+      line["variant"] = variants[k];
+      out += line.dump() + "\n";
+    }
+  return out;
+}
+
+namespace {
+
+struct ShardFile {
+  std::string path;
+  json head;
+  std::vector<std::pair<json, int>> lines;  // parsed row lines and their line numbers
+};
+
+[[noreturn]] void bad(const std::string& path, int line, const std::string& field, const std::string& message)
+{
+  throw UserError(SourceLocation{path, line, 1}, field, message);
+}
+
+ShardFile read_shard(const std::string& path)
+{
+  ShardFile f{path, {}, {}};
+  const std::string text = read_text_file(path);
+  std::size_t pos = 0;
+  int line = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string one = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line;
+    json j = json::parse(one, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      bad(path, line, line == 1 ? "header" : "row", line == 1 ? "not a ddpsim shard (no JSON header line)" : "not a JSON object");
+    if (line == 1) f.head = std::move(j);
+    else f.lines.emplace_back(std::move(j), line);
+  }
+  if (line == 0) bad(path, 1, "header", "empty file: not a ddpsim shard");
+  const json& h = f.head;
+  if (!h.contains("ddpsim_shard")) bad(path, 1, "header", "not a ddpsim shard (no \"ddpsim_shard\" key)");
+  if (h["ddpsim_shard"] != kFormat)
+    bad(path, 1, "ddpsim_shard", "shard format " + h["ddpsim_shard"].dump() + ", this ddpsim reads " + std::to_string(kFormat));
+  for (const char* k : {"command", "input", "sha256", "options", "shard", "of", "configurations", "rows", "frame"})
+    if (!h.contains(k)) bad(path, 1, k, "missing from the shard header");
+  if (!h["shard"].is_number_unsigned() || !h["of"].is_number_unsigned() || !h["rows"].is_number_unsigned() ||
+      !h["configurations"].is_number_unsigned() || h["shard"].get<std::size_t>() >= h["of"].get<std::size_t>())
+    bad(path, 1, "shard", "malformed shard numbers in the header");
+  if (h["rows"].get<std::size_t>() != f.lines.size())
+    bad(path, line, "rows", "the header announces " + h["rows"].dump() + " rows, the file holds " +
+                                std::to_string(f.lines.size()) + " (truncated?)");
+  return f;
+}
+
+std::string which(const json& h)
+{
+  return "shard " + h["shard"].dump() + "/" + h["of"].dump();
+}
+
+sim::ConfigResult decode_line(const ShardFile& f, const json& j, int line)
+{
+  const std::optional<std::string> bytes = j.contains("row") && j["row"].is_string() ? unbase64(j["row"].get<std::string>()) : std::nullopt;
+  if (!bytes) bad(f.path, line, "row", "missing or not base64");
+  try {
+    return sim::decode_row(*bytes);
+  } catch (const InternalError&) {
+    bad(f.path, line, "row", "corrupt row (written by a different ddpsim build?)");
+  }
+}
+
+std::size_t index_of(const ShardFile& f, const json& j, int line, const char* key)
+{
+  if (!j.contains(key) || !j[key].is_number_unsigned()) bad(f.path, line, key, "missing or not a count");
+  return j[key].get<std::size_t>();
+}
+
+}  // namespace
+
+Merged merge_shards(const std::vector<std::string>& paths)
+{
+  if (paths.empty()) throw UserError("merge: no shard files given");
+  std::vector<ShardFile> files;
+  for (const std::string& p : paths) files.push_back(read_shard(p));
+  const json& h0 = files.front().head;
+  const std::size_t n = h0["of"].get<std::size_t>();
+  std::map<std::size_t, std::string> seen;  // shard index -> file
+  for (const ShardFile& f : files) {
+    const json& h = f.head;
+    for (const char* k : {"command", "sha256", "options", "of", "configurations", "frame"})
+      if (h[k] != h0[k])
+        bad(f.path, 1, k,
+            std::string(k == std::string("sha256") ? "a shard of a different input" : "shards disagree") + " (" + h["input"].dump() +
+                ", " + which(h) + ") than " + files.front().path + " (" + h0["input"].dump() + ", " + which(h0) +
+                "): merge shards of one run");
+    const auto [it, fresh] = seen.emplace(h["shard"].get<std::size_t>(), f.path);
+    if (!fresh) bad(f.path, 1, "shard", which(h) + " is given twice (also " + it->second + ")");
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!seen.count(i))
+      throw UserError(SourceLocation{}, "merge",
+                      "shard " + std::to_string(i) + "/" + std::to_string(n) + " is missing: give all " + std::to_string(n) +
+                          " shards (" + std::to_string(seen.size()) + " given)");
+  Merged m;
+  m.command = h0["command"].get<std::string>();
+  const json& fr = h0["frame"];
+  const std::size_t count = h0["configurations"].get<std::size_t>();
+  if (m.command == "scenario") {
+    std::vector<std::optional<sim::ConfigResult>> rows(count);
+    for (const ShardFile& f : files)
+      for (const auto& [j, line] : f.lines) {
+        const std::size_t i = index_of(f, j, line, "index");
+        if (i >= count || i % n != f.head["shard"].get<std::size_t>() || rows[i])
+          bad(f.path, line, "index", std::to_string(i) + " does not belong to " + which(f.head) + " or is repeated");
+        rows[i] = decode_line(f, j, line);
+      }
+    sim::ScenarioReport r;
+    r.scenario = fr.value("scenario", ""), r.description = fr.value("description", ""), r.engine = fr.value("engine", "");
+    r.model = fr.value("model", ""), r.parameters = fr.value("parameters", std::uint64_t{0});
+    r.price_source = fr.value("price_source", ""), r.notes = fr.value("notes", std::vector<std::string>{});
+    for (std::size_t i = 0; i < count; ++i) {
+      DDPSIM_CHECK(rows[i].has_value(), "merge: complete shards lack a row");  // the row counts were checked
+      r.results.push_back(std::move(*rows[i]));
+    }
+    m.scenario = std::move(r);
+    return m;
+  }
+  if (m.command != "plan") bad(files.front().path, 1, "command", "unknown command " + h0["command"].dump());
+  sim::PlanFrame frame;
+  frame.name = fr.value("name", ""), frame.model = fr.value("model", ""), frame.parameters = fr.value("parameters", std::uint64_t{0});
+  for (const json& v : fr.at("variants"))
+    frame.variants.push_back(sim::VariantInfo{v.value("label", ""), v.value("instance", ""), v.value("price_source", ""),
+                                              v.value("priced", true)});
+  sim::Goal goal;
+  const json& g = fr.at("goal");
+  if (g.at("deadline_s").is_number()) goal.deadline_s = g["deadline_s"].get<double>();
+  if (g.at("budget_usd").is_number()) goal.budget_usd = g["budget_usd"].get<double>();
+  goal.minimize = g.value("minimize", "cost") == "time" ? sim::Minimize::time : sim::Minimize::cost;
+  DDPSIM_CHECK(frame.variants.size() == count, "merge: plan frame does not match its variant count");
+  std::vector<std::vector<sim::ConfigResult>> results(count);
+  for (const ShardFile& f : files)
+    for (const auto& [j, line] : f.lines) {
+      const std::size_t v = index_of(f, j, line, "variant"), k = index_of(f, j, line, "index");
+      if (v >= count || v % n != f.head["shard"].get<std::size_t>() || k != results[v].size())
+        bad(f.path, line, "variant", std::to_string(v) + " row " + std::to_string(k) + " does not belong to " + which(f.head) +
+                                         " here (out of order or repeated)");
+      results[v].push_back(decode_line(f, j, line));
+    }
+  for (std::size_t v = 0; v < count; ++v)
+    if (results[v].empty())
+      throw UserError(SourceLocation{seen[v % n], 0, 0}, "variant", "variant " + std::to_string(v) + " has no rows");
+  m.plan = sim::decide(frame, results, goal);
+  return m;
+}
+
+}  // namespace ddpsim::app

@@ -1,0 +1,87 @@
+#include "sim/step/compute.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "sim/step/traced.hpp"
+
+namespace ddpsim::sim {
+
+namespace {
+
+// Issue 19: measured layer times (model.trace); only the kernel part scales to another GPU.
+LayerTimes traced_times(const TracedModel& t, const GpuSpec& gpu, const ComputeParams& params)
+{
+  const double k = gpu_ratio(t, gpu, params.precision).point;
+  auto scaled = [&](Time wall, Time kernels) {
+    return Time::from_seconds((wall.seconds() - kernels.seconds() + kernels.seconds() * k) / params.speedup);
+  };
+  LayerTimes out;
+  for (const TracedLayer& l : t.layers) {
+    out.forward.push_back(scaled(l.forward, l.forward_gpu));
+    out.backward.push_back(scaled(l.backward, l.backward_gpu));
+    out.forward_total += out.forward.back();
+    out.backward_total += out.backward.back();
+  }
+  return out;
+}
+
+}  // namespace
+
+LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const ComputeParams& params)
+{
+  if (model.traced) {
+    DDPSIM_CHECK(model.traced->layers.size() == model.layers.size(), "traced layers do not match the model");
+    DDPSIM_CHECK(params.speedup > 0, "compute speedup must be positive");
+    return traced_times(*model.traced, gpu, params);
+  }
+  DDPSIM_CHECK(params.efficiency > 0 && params.efficiency <= 1, "compute efficiency out of (0, 1]");
+  DDPSIM_CHECK(params.speedup > 0, "compute speedup must be positive");
+  const double peak = gpu.peak_flops(params.precision) * params.efficiency;
+  const double elem = bytes_per_element(params.precision);
+  const double batch = params.batch_per_gpu;
+  std::vector<double> fwd, bwd;
+  double fwd_sum = 0, bwd_sum = 0;
+  for (const Layer& l : model.layers) {
+    double weights = 0;
+    for (const Tensor& t : l.params) weights += static_cast<double>(t.numel);
+    // Forward reads weights and writes activations; backward reads both and writes gradients of
+    // both, so about twice the traffic.
+    const double bytes_fwd = (weights + 2 * l.activation_elems_per_sample * batch) * elem;
+    const double f = std::max(l.fwd_flops_per_sample * batch / peak, bytes_fwd / gpu.hbm.bytes_per_s);
+    const double b = std::max(l.fwd_flops_per_sample * batch * model.backward_flops_factor / peak,
+                              2 * bytes_fwd / gpu.hbm.bytes_per_s);
+    fwd.push_back(f);
+    bwd.push_back(b);
+    fwd_sum += f;
+    bwd_sum += b;
+  }
+  const double overhead = params.kernel_overhead.seconds();
+  double scale = 1.0 / params.speedup;
+  double extra = overhead / params.speedup;
+  if (params.measured_step_s) {
+    // Keep the roofline's proportions, scale to the measurement (overheads included in it).
+    const double modelled = fwd_sum + bwd_sum + 2 * overhead * static_cast<double>(model.layers.size());
+    DDPSIM_CHECK(modelled > 0, "model has no compute");
+    scale = *params.measured_step_s / modelled / params.speedup;
+    extra = overhead * scale;
+  }
+  LayerTimes out;
+  for (std::size_t i = 0; i < fwd.size(); ++i) {
+    out.forward.push_back(Time::from_seconds(fwd[i] * scale + extra));
+    out.backward.push_back(Time::from_seconds(bwd[i] * scale + extra));
+    out.forward_total += out.forward.back();
+    out.backward_total += out.backward.back();
+  }
+  return out;
+}
+
+Time optimizer_time(const ModelSpec& model, const GpuSpec& gpu, Optimizer opt)
+{
+  // fp32 master state. SGD with momentum reads param, grad, momentum and writes param, momentum
+  // (5 x 4 B); Adam reads param, grad, m, v and writes param, m, v (7 x 4 B).
+  const double bytes_per_param = opt == Optimizer::sgd ? 20.0 : 28.0;
+  return Time::from_seconds(static_cast<double>(model.parameter_count()) * bytes_per_param / gpu.hbm.bytes_per_s);
+}
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,44 @@
+// A neural network as the training model sees it: layers in registration order (the order of
+// model.parameters()), each with its parameter tensors and its forward cost per sample.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ddpsim::sim {
+
+struct TracedModel;  // sim/step/traced.hpp
+
+struct Tensor {
+  std::string name;
+  std::uint64_t numel = 0;
+};
+
+struct Layer {
+  std::string name;
+  std::vector<Tensor> params;          // in registration order
+  double fwd_flops_per_sample = 0;     // multiply-add = 2 FLOPs
+  double activation_elems_per_sample = 0;  // output elements (memory traffic of the roofline)
+  // Memory (sim/step/memory.hpp): elements autograd keeps for this layer's backward, per
+  // sample, in the compute precision; negative = the layer's output elements stand in (each
+  // layer's output is the next layer's saved input). Plus 1-byte dropout masks.
+  double saved_elems_per_sample = -1;
+  double saved_mask_bytes_per_sample = 0;
+};
+
+struct ModelSpec {
+  std::string name;
+  std::vector<Layer> layers;           // in registration order
+  double backward_flops_factor = 2.0;  // backward = 2 x forward (input and weight gradients)
+  // Issue 19: a model measured by a profiler trace (model.trace). Its layer times replace the
+  // roofline (compute.hpp) and each of its tensors is one traced DDP bucket (buckets.hpp).
+  std::shared_ptr<const TracedModel> traced{};
+
+  std::uint64_t parameter_count() const;
+  std::size_t tensor_count() const;
+  double fwd_flops_per_sample() const;
+};
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,56 @@
+#include "sim/step/overheads.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace ddpsim::sim {
+
+double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidth hbm)
+{
+  DDPSIM_CHECK(sm_count > 0 && channels >= 0 && channels < sm_count, "channels must leave SMs for compute");
+  DDPSIM_CHECK(hbm.bytes_per_s > 0 && comm_hbm.bytes_per_s >= 0, "bandwidths must be positive");
+  const double sm = static_cast<double>(sm_count) / (sm_count - channels);
+  // The collective never takes all of HBM: it is itself limited by its links.
+  const double left = std::max(hbm.bytes_per_s - comm_hbm.bytes_per_s, 0.05 * hbm.bytes_per_s);
+  return std::max(sm, hbm.bytes_per_s / left);
+}
+
+Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_view)
+{
+  if (gradient_as_bucket_view) return Time{0};
+  return transfer_time(4.0 * gradients.as_double(), hbm);
+}
+
+Time launch_cost(int collectives, Time per_launch) { return per_launch * collectives; }
+
+Time horovod_negotiation(int cycles, Time small_allreduce) { return small_allreduce * (2 * cycles); }
+
+Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect)
+{
+  if (gpudirect) return Time{0};
+  return transfer_time(2.0 * bytes.as_double(), pcie);
+}
+
+Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory)
+{
+  DDPSIM_CHECK(workers >= 1, "a reduction needs a worker");
+  return transfer_time(bytes.as_double() * (workers + 1), cpu_memory);
+}
+
+double optimizer_bytes_per_param(Optimizer opt, Precision p)
+{
+  const double fp32 = opt == Optimizer::sgd ? 20.0 : 28.0;
+  if (p == Precision::fp16 || p == Precision::bf16) return fp32 - 2.0 + 2.0;  // 16-bit grad read, 16-bit copy written
+  return fp32;
+}
+
+Time horovod_small_allreduce(int ranks, Time network_latency, Time per_message)
+{
+  DDPSIM_CHECK(ranks >= 1, "an all-reduce needs a rank");
+  int rounds = 0;
+  while ((1 << rounds) < ranks) ++rounds;
+  return (network_latency + per_message) * rounds;
+}
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,73 @@
+// Per-step costs real jobs pay inside a node, as pure functions (issue 9, item 1). Units in the
+// names: seconds as Time, bytes as Bytes, bandwidths as Bandwidth. Charged by the iteration
+// (sim/step/iteration.cpp) with the knobs of OverheadSpec (scenario `overheads:`); the
+// sources of every default are in docs/model.md, "Per-step overheads".
+#pragma once
+
+#include <optional>
+
+#include "core/units.hpp"
+#include "sim/step/compute.hpp"
+#include "topology/instance.hpp"
+
+namespace ddpsim::sim {
+
+// The scenario's knobs (`overheads:` and `training.gradient_as_bucket_view`). Defaults: docs/model.md.
+struct OverheadSpec {
+  bool interference = true;             // compute slowed by collectives that overlap it
+  double hbm_bytes_per_wire_byte = 2.0;  // all-reduce: reduce-scatter half 3, all-gather half 1
+  int comm_ctas = 0;                     // SMs a collective takes; 0: the catalog's nccl_ctas, else its channels
+  Time collective_launch = Time::from_us(5);  // per collective: DDP's comm hook + the CUDA launch
+  std::optional<double> optimizer_bytes_per_param;  // default: optimizer_bytes_per_param()
+  std::optional<Time> horovod_negotiation;          // per cycle; default: horovod_small_allreduce x 2
+};
+
+// HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,
+// momentum and writes param, momentum (5 x 4 B = 20); Adam reads param, grad, m, v and writes
+// param, m, v (7 x 4 B = 28). Mixed precision (fp16/bf16 gradients, fp32 master weights, as
+// memory.hpp's K): the gradient read is 2 B instead of 4 and the 16-bit model copy is written
+// (+2 B), so the totals stay 20 and 28; tf32 keeps fp32 storage.
+double optimizer_bytes_per_param(Optimizer opt, Precision p);
+
+// One small all-reduce on the host network (Horovod's bit vectors through MPI or Gloo): recursive
+// doubling, ceil(log2 ranks) rounds (Thakur, Rabenseifner, Gropp, "Optimization of Collective
+// Communication Operations in MPICH", IJHPCA 2005), each one message: the network's one-way
+// latency (0 inside one node) plus the host's per-message TCP cost.
+Time horovod_small_allreduce(int ranks, Time network_latency, Time per_message);
+
+// Slowdown factor (>= 1) of compute that runs while a collective does. NCCL runs one CTA per
+// channel on its own SM (NCCL env.rst, NCCL_MAX_NCHANNELS: fewer channels "reduces the number of
+// CUDA blocks used for communication"), so a compute-bound kernel keeps (SMs - channels) of the
+// SMs; and the collective's memory traffic (`comm_hbm` bytes/s: each wire byte is read from HBM
+// once, and a reduction reads the local chunk and writes the sum, so <= 3 per wire byte) takes
+// its share of HBM from a memory-bound kernel. The larger of the two bounds is the slowdown.
+double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidth hbm);
+
+// HBM bytes a ring all-reduce's reduction moves per byte on the wire: read the local chunk, read
+// the received chunk, write the sum (3); 1 for a copy (all-gather steps).
+constexpr double kReduceHbmBytesPerWireByte = 3.0;
+
+// DDP copies each gradient into its bucket before the all-reduce and back after (reducer.cpp,
+// `mark_variable_ready_dense` / `finalize_bucket_dense`): 2 reads + 2 writes of the gradient
+// bytes at HBM bandwidth. Zero with `gradient_as_bucket_view=True` (the gradients are views).
+Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_view);
+
+// Host launch cost of `collectives` NCCL calls at `per_launch` each (CPU side, before the GPU
+// kernel can start; on the order of microseconds per launch).
+Time launch_cost(int collectives, Time per_launch);
+
+// Horovod's negotiation per cycle with the response cache on: the ranks agree on which cached
+// tensors are ready with two bit-vector all-reduces (bitwise AND and OR, horovod
+// common/mpi/mpi_controller.cc), each a small-message all-reduce of `small_allreduce` latency.
+Time horovod_negotiation(int cycles, Time small_allreduce);
+
+// Staging through host memory when the NIC cannot read GPU memory (no GPUDirect RDMA: p3dn):
+// each byte crosses PCIe twice more, device to host before sending and host to device after
+// receiving, at the PCIe rate.
+Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect);
+
+// SMDDP's (Herring's) server-side reduction on the CPU: a server receiving `bytes` from each of
+// `workers` reads them all and writes the sum once, at the socket's memory bandwidth.
+Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory);
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,157 @@
+// Hugging Face transformer encoders/decoders, tensor for tensor in registration order:
+//   BertModel (transformers/models/bert/modeling_bert.py, with the pooler, no pre-training heads):
+//     bert-base-uncased 109,482,240 and bert-large-uncased 335,141,888 parameters;
+//   GPT2Model (modeling_gpt2.py): gpt2 124,439,808 and gpt2-xl 1,557,611,200 parameters. The LM
+//     head's weight is tied to wte, so it is counted (and all-reduced) once; its matmul is a
+//     parameter-less "lm_head" layer that carries the FLOPs.
+// Forward FLOPs per sample at sequence length `seq`: every nn.Linear / Conv1D 2 x in x out x seq;
+// attention scores and the weighted sum 2 x 2 x seq^2 x hidden per layer; LayerNorm 4 FLOPs per
+// element; embedding look-ups free.
+// Saved activations (memory): per transformer layer 34 s h + 5 a s^2 bytes per sample with 16-bit
+// activations and 1-byte dropout masks (Korthikanti et al., "Reducing Activation Recomputation in
+// Large Transformer Models", arXiv 2205.05198, section 4.1, eq. 1), attributed to the layer that
+// saves each tensor: LayerNorm inputs, the QKV input, Q and K, softmax output + dropout mask +
+// dropout output (a s^2 each), V, the projection inputs, GeLU input, residual dropout masks.
+// Heads a: bert-base 12, bert-large 16, gpt2 12, gpt2-xl 25 (Hugging Face configs).
+#include "core/error.hpp"
+#include "sim/step/model_zoo.hpp"
+
+namespace ddpsim::sim {
+namespace {
+
+class TransformerBuilder {
+ public:
+  TransformerBuilder(ModelSpec& m, std::uint64_t seq) : m_(m), seq_(static_cast<double>(seq)) {}
+
+  // What the layer just added keeps for backward, per sample: `elems` x seq elements in the
+  // compute precision and `masks` x seq one-byte dropout-mask entries.
+  void saves(double elems, double masks = 0)
+  {
+    m_.layers.back().saved_elems_per_sample = elems * seq_;
+    m_.layers.back().saved_mask_bytes_per_sample = masks * seq_;
+  }
+  // Attention scores: Q and K (2 s h), V (s h), softmax output and dropout output (a s^2 each)
+  // in the compute precision, the dropout mask (a s^2) in bytes.
+  void saves_attention(std::uint64_t hidden, std::uint64_t heads)
+  {
+    const double h = static_cast<double>(hidden), a = static_cast<double>(heads);
+    m_.layers.back().saved_elems_per_sample = 3.0 * seq_ * h + 2.0 * a * seq_ * seq_;
+    m_.layers.back().saved_mask_bytes_per_sample = a * seq_ * seq_;
+  }
+
+  void embedding(const std::string& name, std::uint64_t rows, std::uint64_t dim)
+  {
+    m_.layers.push_back(Layer{name, {{name + ".weight", rows * dim}}, 0, seq_ * static_cast<double>(dim)});
+  }
+  void linear(const std::string& name, std::uint64_t in, std::uint64_t out)
+  {
+    m_.layers.push_back(Layer{name,
+                              {{name + ".weight", in * out}, {name + ".bias", out}},
+                              2.0 * static_cast<double>(in) * static_cast<double>(out) * seq_,
+                              seq_ * static_cast<double>(out)});
+  }
+  void layer_norm(const std::string& name, std::uint64_t dim)
+  {
+    const double elems = seq_ * static_cast<double>(dim);
+    m_.layers.push_back(Layer{name, {{name + ".weight", dim}, {name + ".bias", dim}}, 4.0 * elems, elems});
+  }
+  // Softmax(QK^T)V: no parameters, 2 x 2 x seq^2 x hidden FLOPs.
+  void attention(const std::string& name, std::uint64_t hidden)
+  {
+    m_.layers.push_back(Layer{name, {}, 4.0 * seq_ * seq_ * static_cast<double>(hidden), seq_ * static_cast<double>(hidden)});
+  }
+  void tied_head(const std::string& name, std::uint64_t hidden, std::uint64_t vocab)
+  {
+    m_.layers.push_back(Layer{name, {}, 2.0 * seq_ * static_cast<double>(hidden) * static_cast<double>(vocab),
+                              seq_ * static_cast<double>(vocab)});
+  }
+
+ private:
+  ModelSpec& m_;
+  double seq_;
+};
+
+ModelSpec make_bert(const std::string& name, std::uint64_t hidden, int layers, std::uint64_t heads, std::uint64_t seq)
+{
+  if (seq < 1 || seq > 512) throw UserError("BERT's sequence length must be 1..512 (max_position_embeddings)");
+  constexpr std::uint64_t vocab = 30522, positions = 512, types = 2;  // bert-*-uncased config
+  const std::uint64_t inter = 4 * hidden;
+  const double h = static_cast<double>(hidden);
+  ModelSpec m{name, {}};
+  TransformerBuilder b(m, seq);
+  b.embedding("embeddings.word_embeddings", vocab, hidden);
+  b.embedding("embeddings.position_embeddings", positions, hidden);
+  b.embedding("embeddings.token_type_embeddings", types, hidden);
+  b.layer_norm("embeddings.LayerNorm", hidden);
+  b.saves(h, 1);  // its input, and the embedding dropout's mask
+  for (int i = 0; i < layers; ++i) {
+    const std::string p = "encoder.layer." + std::to_string(i) + ".";
+    b.linear(p + "attention.self.query", hidden, hidden);
+    b.saves(h);  // the QKV input, shared by query, key and value
+    b.linear(p + "attention.self.key", hidden, hidden);
+    b.saves(0);
+    b.linear(p + "attention.self.value", hidden, hidden);
+    b.saves(0);
+    b.attention(p + "attention.self.scores", hidden);
+    b.saves_attention(hidden, heads);
+    b.linear(p + "attention.output.dense", hidden, hidden);
+    b.saves(h, h);  // its input; the residual dropout's mask
+    b.layer_norm(p + "attention.output.LayerNorm", hidden);
+    b.saves(h);
+    b.linear(p + "intermediate.dense", hidden, inter);
+    b.saves(h + 4 * h);  // its input and the GeLU's input (4h)
+    b.linear(p + "output.dense", inter, hidden);
+    b.saves(4 * h, h);  // its input (the GeLU output); the residual dropout's mask
+    b.layer_norm(p + "output.LayerNorm", hidden);
+    b.saves(h);
+  }
+  // The pooler sees only the first token.
+  m.layers.push_back(Layer{"pooler.dense",
+                           {{"pooler.dense.weight", hidden * hidden}, {"pooler.dense.bias", hidden}},
+                           2.0 * static_cast<double>(hidden * hidden),
+                           static_cast<double>(hidden)});
+  return m;
+}
+
+ModelSpec make_gpt2(const std::string& name, std::uint64_t hidden, int layers, std::uint64_t heads, std::uint64_t seq)
+{
+  if (seq < 1 || seq > 1024) throw UserError("GPT-2's sequence length must be 1..1024 (n_positions)");
+  constexpr std::uint64_t vocab = 50257, positions = 1024;
+  const double h = static_cast<double>(hidden);
+  ModelSpec m{name, {}};
+  TransformerBuilder b(m, seq);
+  b.embedding("wte", vocab, hidden);
+  b.embedding("wpe", positions, hidden);
+  b.saves(0, h);  // the embedding dropout's mask
+  for (int i = 0; i < layers; ++i) {
+    const std::string p = "h." + std::to_string(i) + ".";
+    b.layer_norm(p + "ln_1", hidden);
+    b.saves(h);
+    b.linear(p + "attn.c_attn", hidden, 3 * hidden);
+    b.saves(h);
+    b.attention(p + "attn.scores", hidden);
+    b.saves_attention(hidden, heads);
+    b.linear(p + "attn.c_proj", hidden, hidden);
+    b.saves(h, h);
+    b.layer_norm(p + "ln_2", hidden);
+    b.saves(h);
+    b.linear(p + "mlp.c_fc", hidden, 4 * hidden);
+    b.saves(h + 4 * h);
+    b.linear(p + "mlp.c_proj", 4 * hidden, hidden);
+    b.saves(4 * h, h);
+  }
+  b.layer_norm("ln_f", hidden);
+  b.saves(h);
+  b.tied_head("lm_head", hidden, vocab);
+  b.saves(h + static_cast<double>(vocab));  // its input and the logits the loss keeps
+  return m;
+}
+
+}  // namespace
+
+ModelSpec make_bert_base(std::uint64_t seq) { return make_bert("bert-base", 768, 12, 12, seq); }
+ModelSpec make_bert_large(std::uint64_t seq) { return make_bert("bert-large", 1024, 24, 16, seq); }
+ModelSpec make_gpt2_small(std::uint64_t seq) { return make_gpt2("gpt2", 768, 12, 12, seq); }
+ModelSpec make_gpt2_xl(std::uint64_t seq) { return make_gpt2("gpt2-xl", 1600, 48, 25, seq); }
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,122 @@
+// torchvision's image classifiers at 224x224, tensor for tensor in registration order
+// (torchvision/models/resnet.py and vgg.py). Forward FLOPs count a multiply-add as 2 FLOPs;
+// batch norm as 4 FLOPs per output element (normalise, scale, shift), pooling and ReLU as free.
+#include "core/error.hpp"
+#include "sim/step/model_zoo.hpp"
+
+namespace ddpsim::sim {
+namespace {
+
+// Builds a CNN layer by layer, tracking the square spatial size for FLOPs.
+class CnnBuilder {
+ public:
+  explicit CnnBuilder(ModelSpec& m) : m_(m) {}
+
+  // A k x k convolution with "same" padding (as every conv in these models), optionally with bias.
+  void conv(const std::string& name, std::uint64_t cin, std::uint64_t cout, int k, int stride, bool bias = false)
+  {
+    hw_ = (hw_ + stride - 1) / stride;
+    const double out_elems = static_cast<double>(cout) * hw_ * hw_;
+    Layer l{name, {{name + ".weight", cout * cin * static_cast<std::uint64_t>(k * k)}},
+            2.0 * static_cast<double>(cin) * k * k * out_elems, out_elems};
+    if (bias) l.params.push_back({name + ".bias", cout});
+    m_.layers.push_back(std::move(l));
+  }
+  void bn(const std::string& name, std::uint64_t c)
+  {
+    const double out_elems = static_cast<double>(c) * hw_ * hw_;
+    m_.layers.push_back(Layer{name, {{name + ".weight", c}, {name + ".bias", c}}, 4.0 * out_elems, out_elems});
+  }
+  void pool2() { hw_ = (hw_ + 1) / 2; }
+  void set_hw(int hw) { hw_ = hw; }
+  void linear(const std::string& name, std::uint64_t in, std::uint64_t out)
+  {
+    m_.layers.push_back(Layer{name,
+                              {{name + ".weight", in * out}, {name + ".bias", out}},
+                              2.0 * static_cast<double>(in) * static_cast<double>(out),
+                              static_cast<double>(out)});
+  }
+
+ private:
+  ModelSpec& m_;
+  int hw_ = 224;
+};
+
+// torchvision ResNet: BasicBlock (expansion 1) for resnet18/34, Bottleneck (expansion 4, stride
+// on the 3x3 conv: "ResNet v1.5") for resnet50/101/152.
+ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bottleneck, int num_classes)
+{
+  if (num_classes < 1) throw UserError("num_classes must be positive");
+  ModelSpec m{name, {}};
+  CnnBuilder b(m);
+  b.conv("conv1", 3, 64, 7, 2);
+  b.bn("bn1", 64);
+  b.pool2();
+  const std::uint64_t widths[4] = {64, 128, 256, 512};
+  const std::uint64_t expansion = bottleneck ? 4 : 1;
+  std::uint64_t inplanes = 64;
+  for (int stage = 0; stage < 4; ++stage) {
+    const std::uint64_t w = widths[stage], out = w * expansion;
+    for (int i = 0; i < blocks[stage]; ++i) {
+      const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
+      const int stride = (i == 0 && stage > 0) ? 2 : 1;
+      if (bottleneck) {
+        b.conv(p + "conv1", inplanes, w, 1, 1);
+        b.bn(p + "bn1", w);
+        b.conv(p + "conv2", w, w, 3, stride);
+        b.bn(p + "bn2", w);
+        b.conv(p + "conv3", w, out, 1, 1);
+        b.bn(p + "bn3", out);
+      } else {
+        b.conv(p + "conv1", inplanes, w, 3, stride);
+        b.bn(p + "bn1", w);
+        b.conv(p + "conv2", w, w, 3, 1);
+        b.bn(p + "bn2", w);
+      }
+      if (i == 0 && (stride != 1 || inplanes != out)) {
+        // downsample.0 is a 1x1 conv with the block's stride: its output is at the block's output
+        // size, which the strided conv above already reached, so it is built with stride 1.
+        b.conv(p + "downsample.0", inplanes, out, 1, 1);
+        b.bn(p + "downsample.1", out);
+      }
+      inplanes = out;
+    }
+  }
+  b.linear("fc", 512 * expansion, static_cast<std::uint64_t>(num_classes));
+  return m;
+}
+
+}  // namespace
+
+ModelSpec make_resnet18(int num_classes) { return make_resnet("resnet18", {2, 2, 2, 2}, false, num_classes); }
+ModelSpec make_resnet50(int num_classes) { return make_resnet("resnet50", {3, 4, 6, 3}, true, num_classes); }
+ModelSpec make_resnet101(int num_classes) { return make_resnet("resnet101", {3, 4, 23, 3}, true, num_classes); }
+
+ModelSpec make_vgg16(int num_classes)
+{
+  if (num_classes < 1) throw UserError("num_classes must be positive");
+  // torchvision cfg "D": 0 = max pool. nn.Sequential indices count the ReLUs and pools too, so
+  // the convs are features.0, features.2, features.5, ...
+  const int cfg[] = {64, 64, 0, 128, 128, 0, 256, 256, 256, 0, 512, 512, 512, 0, 512, 512, 512, 0};
+  ModelSpec m{"vgg16", {}};
+  CnnBuilder b(m);
+  std::uint64_t in = 3;
+  int index = 0;
+  for (int c : cfg) {
+    if (c == 0) {
+      b.pool2();
+      index += 1;
+    } else {
+      b.conv("features." + std::to_string(index), in, static_cast<std::uint64_t>(c), 3, 1, /*bias=*/true);
+      in = static_cast<std::uint64_t>(c);
+      index += 2;  // conv, ReLU
+    }
+  }
+  // AdaptiveAvgPool2d((7, 7)), then classifier: Linear, ReLU, Dropout, Linear, ReLU, Dropout, Linear.
+  b.linear("classifier.0", 512 * 7 * 7, 4096);
+  b.linear("classifier.3", 4096, 4096);
+  b.linear("classifier.6", 4096, static_cast<std::uint64_t>(num_classes));
+  return m;
+}
+
+}  // namespace ddpsim::sim

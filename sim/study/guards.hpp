@@ -1,0 +1,30 @@
+// Time-range guard for scenarios: ddpsim's clock is int64 picoseconds (+-106 days). Inputs that
+// would make one simulated iteration longer than that are refused up front naming the field that
+// drove it (compute.measured_step_s, training.grad_accum_steps, data.per_sample_cpu_s, the NIC
+// bandwidth...), and an OverflowError that still escapes the simulation is blamed on the largest
+// of the same terms. Estimates are lower bounds of the true terms: a refusal is never wrong.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/study/scenario.hpp"
+
+namespace ddpsim::sim {
+
+struct TimeTerm {
+  std::string field;  // dotted scenario path, e.g. "training.grad_accum_steps"
+  double seconds = 0; // a lower bound of this part of one iteration (may be +inf)
+  std::string what;   // "compute per step", ...
+};
+
+// The terms of one iteration of `nodes` x `gpus_per_node` under `spec`, largest first.
+std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int gpus_per_node);
+
+// Throws UserError (field set, no file) when any term of any configuration exceeds the clock.
+void check_time_range(const ScenarioSpec& spec);
+
+// The UserError to report for an OverflowError raised while simulating `spec`.
+UserError blame_overflow(const ScenarioSpec& spec, const std::string& detail);
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,266 @@
+#include "sim/study/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "algorithms/registry.hpp"
+#include "core/error.hpp"
+#include "sim/step/buckets.hpp"
+#include "sim/network/flow_backend.hpp"
+#include "sim/step/framework_comm.hpp"
+#include "sim/study/global_batch.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/step/memory.hpp"
+#include "sim/step/overhead_setup.hpp"
+#include "sim/step/sharded.hpp"
+#include "sim/study/sweep.hpp"
+#include "sim/step/traced.hpp"  // issue 19
+#include "sim/study/whatif.hpp"  // issue 12
+#include "topology/rings.hpp"
+
+namespace ddpsim::sim {
+
+namespace {
+
+std::string dominant_bound(const IterationResult& it)
+{
+  // The step is max(loader, compute + exposed communication + optimizer): when the loader is
+  // the longer, the input pipeline bounds it; otherwise the larger of the two GPU-side shares.
+  if (it.loader_wait > Time{0}) return "input";
+  if (it.exposed_comm > it.forward + it.backward + it.interference + it.bucket_copy + it.optimizer + it.overhead)
+    return "communication";
+  return "compute";
+}
+
+struct Config {
+  int nodes = 1;
+  int gpus_per_node = 0;
+  Framework framework = Framework::pytorch_ddp;
+  bool compiled = false;  // issue 12: run on compiled_scenario(spec)
+};
+
+ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const RunOptions& options, Timeline* timeline)
+{
+  const int nodes = cfg.nodes;
+  const int gpn = cfg.gpus_per_node > 0 ? cfg.gpus_per_node : spec_in.cluster.instance.gpus;
+  ScenarioSpec per_row;  // training.global_batch: this row's accumulation steps (global_batch.hpp)
+  const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
+  const InstanceSpec& inst = spec.cluster.instance;
+  const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
+  const std::unique_ptr<NetworkBackend> network =
+      options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
+  network->set_timeline(timeline);
+
+  ComputeParams cp = spec.compute;
+  cp.batch_per_gpu = spec.training.batch_per_gpu;
+  cp.precision = spec.training.precision;
+
+  IterationSetup setup;
+  setup.model = &spec.model;
+  setup.times = layer_times(spec.model, inst.gpu, cp);
+  FrameworkOptions& fo = setup.framework;
+  fo.framework = cfg.framework;
+  fo.bucket_cap = spec.training.bucket_cap;
+  fo.first_bucket_cap = spec.training.first_bucket_cap;
+  fo.bytes_per_element = bytes_per_element(spec.training.precision);
+  fo.fp16_compress = spec.training.fp16_compress;
+  fo.horovod = spec.training.horovod;
+  fo.fusion_threshold = spec.training.fusion_threshold;
+  fo.cycle_time = spec.training.cycle_time;
+  fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
+  setup.accum_steps = spec.training.grad_accum_steps;
+  setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
+  setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
+  setup.step_overhead += spec.extra_step_overhead;  // calibrate job's fitted overhead (issue 10), 0 by default
+  const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
+  if (spec.data.workers > 0)
+    setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
+  // Every reduction is priced by the one CollectiveModel; the framework says how it is run.
+  const FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
+                                          spec.training.gloo_step_overhead);
+  const CollectiveModel model(topo, fc.collective);
+  setup.collective = [&](Bytes bytes) {
+    // [issue 11] sharded frameworks reduce-scatter their gradient buckets (sharded.hpp).
+    if (shard_stage(cfg.framework) != ShardStage::none) return model.price(gradient_op(cfg.framework), bytes);
+    return framework_reduce(fc, model, bytes);
+  };
+  setup.network = network.get();
+  // Issue 9: what real jobs pay per step (overhead_setup.hpp).
+  apply_overheads(spec.overheads,
+                  OverheadContext{cfg.framework, spec.training.optimizer, spec.training.precision,
+                                  shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
+                                  spec.training.gradient_as_bucket_view},
+                  topo, setup);
+  if (const TracedModel* t = spec.model.traced.get()) {
+    // Issue 19: the trace measured what these overheads model (interference, copies, launches,
+    // the optimizer); the host work between phases and the input wait are a fixed cost per step.
+    setup.overheads = IterationOverheads{};
+    const double k = gpu_ratio(*t, inst.gpu, cp.precision).point;
+    setup.optimizer = Time::from_seconds(t->optimizer.seconds() + t->optimizer_gpu.seconds() * (k - 1));
+    setup.step_overhead += t->other + t->input_wait;
+  }
+  IterationResult it = simulate_iteration(setup, timeline);
+  // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
+  const GatherCost gathers = price_gathers(
+      parameter_gathers(spec.model, cfg.framework, fo.bytes_per_element, spec.training.bucket_cap), setup.times,
+      setup.accum_steps, *network, [&](algo::CollectiveOp op, Bytes bytes) { return model.price(op, bytes).schedule; });
+  it.comm_busy += gathers.busy;
+  it.exposed_comm += gathers.exposed;
+  it.step += gathers.exposed;
+  const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
+
+  ConfigResult r;
+  r.instance = inst.name;
+  r.nodes = nodes;
+  r.gpus = topo.gpu_count();
+  r.framework = std::string(to_string(cfg.framework));
+  r.backend = std::string(backend_of(cfg.framework));
+  r.algorithm = fc.collective.algorithm;
+  r.step_time_s = it.step.seconds();
+  const double global_batch = batches * r.gpus;
+  r.samples_per_s = global_batch / r.step_time_s;
+  if (spec.training.steps) {
+    r.steps = *spec.training.steps;
+  } else {
+    // The sampler shards the epoch over ranks; the last partial batch still costs a step.
+    const auto per_epoch = static_cast<std::uint64_t>(std::ceil(static_cast<double>(spec.training.samples) / global_batch));
+    r.steps = per_epoch * static_cast<std::uint64_t>(spec.training.epochs);
+  }
+  r.startup_s = spec.cluster.startup.seconds();
+  r.total_time_s = r.startup_s + r.step_time_s * static_cast<double>(r.steps);
+  r.compute_s = (it.forward + it.backward).seconds();
+  r.comm_s = it.comm_busy.seconds();
+  r.exposed_comm_s = it.exposed_comm.seconds();
+  r.optimizer_s = it.optimizer.seconds();
+  r.loader_wait_s = it.loader_wait.seconds();
+  r.overhead_s = it.overhead.seconds();
+  r.grad_accum_steps = spec.training.grad_accum_steps;
+  r.bound = dominant_bound(it);
+  r.interference_s = it.interference.seconds();
+  r.bucket_copy_s = it.bucket_copy.seconds();
+  r.launch_s = it.launch.seconds();
+  r.negotiation_s = it.negotiation.seconds();
+  for (const BucketTiming& b : it.buckets) {
+    r.bucket_bytes.push_back(b.bytes.n);
+    r.buckets.push_back(BucketResult{b.bytes.n, std::string(b.algorithm->name()),
+                                     b.protocol ? std::string(to_string(*b.protocol)) : "", b.channels,
+                                     b.ready.seconds(), b.start.seconds(), b.end.seconds()});
+  }
+  r.price_usd_per_hour = inst.price_usd_per_hour;
+  // Billed from start-up to the end of training, per instance.
+  r.cost_usd = inst.price_usd_per_hour * nodes * r.total_time_s / 3600.0;
+  if (auto o = spec.observed_minutes.find(nodes); o != spec.observed_minutes.end()) r.observed_minutes = o->second;
+  r.warnings = framework_warnings(cfg.framework, inst);
+  if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.
+  r.gather_s = gathers.busy.seconds();
+  r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
+                                        r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
+                                        cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
+                                        inst.gpu.memory});
+  r.fits = r.memory.fits();
+  // Issue 12: stragglers and jitter on top of the nominal iteration (sim/study/stragglers.hpp).
+  if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);
+  return r;
+}
+
+// Which configuration the timeline records: the last, or the one --trace-config names.
+std::size_t trace_index(const std::vector<Config>& configs, const RunOptions& o)
+{
+  if (o.trace_nodes <= 0) return configs.size() - 1;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (configs[i].nodes == o.trace_nodes && !configs[i].compiled && (!o.trace_framework || *o.trace_framework == configs[i].framework))
+      return i;
+  throw UserError("--trace-config: the scenario runs no configuration with " + std::to_string(o.trace_nodes) + " nodes" +
+                  (o.trace_framework ? " and framework " + std::string(to_string(*o.trace_framework)) : ""));
+}
+
+}  // namespace
+
+const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r)
+{
+  for (const ConfigResult& b : results)
+    if (b.framework == r.framework) return b;
+  return r;
+}
+
+ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
+{
+  DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
+  ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
+                        spec.model.parameter_count(), {}, {}, {}};
+  std::vector<Config> configs;
+  std::vector<Framework> frameworks{spec.training.framework};
+  frameworks.insert(frameworks.end(), spec.training.compare.begin(), spec.training.compare.end());
+  for (Framework f : frameworks)
+    for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i)
+      configs.push_back(Config{spec.cluster.nodes[i],
+                               spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node
+                                                                       : spec.cluster.gpus_per_node_each.at(i),
+                               f});
+  // Issue 12: compiled rows (the primary framework) after all others, for the compiler's node counts.
+  std::optional<ScenarioSpec> compiled;
+  if (spec.compiler) {
+    compiled = compiled_scenario(spec);
+    for (int nodes : spec.compiler->nodes.empty() ? std::vector<int>{spec.cluster.nodes.front()} : spec.compiler->nodes) {
+      int gpn = spec.cluster.gpus_per_node;  // with a per-entry list: that of the first entry with this node count
+      for (std::size_t i = 0; i < spec.cluster.gpus_per_node_each.size(); ++i)
+        if (spec.cluster.nodes[i] == nodes) {
+          gpn = spec.cluster.gpus_per_node_each[i];
+          break;
+        }
+      configs.push_back(Config{nodes, gpn, spec.training.framework, true});
+    }
+  }
+  auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
+  report.price_source = spec.cluster.instance.price_source;
+  const std::size_t n = configs.size();
+  // [issue 11] A shard runs its own configurations (RunOptions::shard_index) and the first of
+  // each framework's block: the base of that block's speedup and efficiency (block_base).
+  std::vector<std::size_t> todo;
+  std::vector<Framework> seen;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool base = std::find(seen.begin(), seen.end(), configs[i].framework) == seen.end();
+    if (base) seen.push_back(configs[i].framework);
+    if (base || i % options.shard_count == options.shard_index) todo.push_back(i);
+  }
+  const std::size_t traced = trace_index(configs, options);
+  auto one = [&](std::size_t k, Timeline* t) { return run_config(spec_of(configs[todo[k]]), configs[todo[k]], options, t); };
+  auto tick = [&](std::size_t done) {
+    if (options.progress) options.progress(done, todo.size());
+  };
+  std::vector<ConfigResult> got;
+  if (options.jobs > 1 && todo.size() > 1) {
+    // Each configuration in its own process; results come back in order, bit for bit (sweep.hpp).
+    std::vector<Timeline*> timelines(todo.size(), nullptr);
+    for (std::size_t k = 0; k < todo.size(); ++k)
+      if (todo[k] == traced) timelines[k] = options.timeline;
+    got = fan_out(todo.size(), options.jobs, one, timelines, tick);
+  } else {
+    for (std::size_t k = 0; k < todo.size(); ++k) {
+      got.push_back(one(k, todo[k] == traced ? options.timeline : nullptr));
+      tick(k + 1);
+    }
+  }
+  report.results.assign(n, got.front());
+  for (std::size_t k = 0; k < todo.size(); ++k) report.results[todo[k]] = std::move(got[k]);
+  for (std::size_t i = 0; i < n; ++i)
+    if (configs[i].compiled) {
+      report.results[i].compiler = spec.compiler->name;
+      report.results[i].compiler_compute_scale = spec.compiler->compute_scale;
+      report.results[i].compiler_memory_scale = spec.compiler->memory_scale;
+    }
+  for (ConfigResult& r : report.results) {
+    // Speedup and efficiency within each framework's block: a ratio across frameworks would mix
+    // the framework's gain into the scaling (issue 11). Compiled rows keep the uncompiled first
+    // row of their framework as base, so they show the compiler's gain (docs/whatif.md).
+    const ConfigResult& base = block_base(report.results, r);
+    r.speedup = base.total_time_s / r.total_time_s;
+    r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
+    apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time
+  }
+  return report;
+}
+
+}  // namespace ddpsim::sim

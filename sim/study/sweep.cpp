@@ -1,0 +1,201 @@
+#include "sim/study/sweep.hpp"
+
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/subprocess.hpp"
+
+namespace ddpsim::sim {
+
+// Field lists of what only the parent sets (encode_row); found by ADL, so in this namespace.
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, ResilienceResult> void fields(T& x, F& f)
+{
+  f(x.node_mtbf_s), f(x.job_mtbf_s), f(x.checkpoint_bytes), f(x.checkpoint_write_s), f(x.checkpoint_read_s);
+  f(x.restart_s), f(x.young_interval_s), f(x.daly_interval_s), f(x.interval_s), f(x.work_s), f(x.expected_time_s);
+  f(x.expected_failures), f(x.checkpoint_overhead_s), f(x.lost_s), f(x.efficiency), f(x.storage_survives);
+  f(x.storage), f(x.mtbf_source), f(x.expected_total_time_s), f(x.expected_cost_usd), f(x.trials);
+  f(x.mc_mean_s), f(x.mc_p10_s), f(x.mc_p50_s), f(x.mc_p90_s);
+}
+
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, ConfigResult::Band> void fields(T& b, F& f)
+{
+  f(b.set), f(b.p10), f(b.p90);
+}
+
+namespace {
+
+// A byte codec with one overload per field type; encode and decode walk the same field list
+// (fields() below), so a new result field is one line there.
+class Writer {
+ public:
+  template <class T>
+  requires std::is_arithmetic_v<T> void operator()(const T& v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void operator()(const std::string& s)
+  {
+    (*this)(static_cast<std::uint64_t>(s.size()));
+    out_ += s;
+  }
+  void operator()(const Time& t) { (*this)(t.ps); }
+  void operator()(const Stream& s) { (*this)(static_cast<int>(s)); }
+  template <class T>
+  void operator()(const std::optional<T>& v)
+  {
+    (*this)(v.has_value());
+    if (v) (*this)(*v);
+  }
+  template <class A, class B>
+  void operator()(const std::pair<A, B>& p)
+  {
+    (*this)(p.first);
+    (*this)(p.second);
+  }
+  template <class T>
+  void operator()(const std::vector<T>& v)
+  {
+    (*this)(static_cast<std::uint64_t>(v.size()));
+    for (const T& x : v) (*this)(x);
+  }
+  template <class T>
+  requires std::is_class_v<T> && requires(const T& t, Writer& w) { fields(t, w); } void operator()(const T& v) { fields(v, *this); }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  template <class T>
+  requires std::is_arithmetic_v<T> void operator()(T& v)
+  {
+    need(sizeof v);
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+  }
+  void operator()(std::string& s)
+  {
+    std::uint64_t n = 0;
+    (*this)(n);
+    need(n);
+    s = in_.substr(pos_, n);
+    pos_ += n;
+  }
+  void operator()(Time& t) { (*this)(t.ps); }
+  void operator()(Stream& s)
+  {
+    int v = 0;
+    (*this)(v);
+    s = static_cast<Stream>(v);
+  }
+  template <class T>
+  void operator()(std::optional<T>& v)
+  {
+    bool has = false;
+    (*this)(has);
+    v.reset();
+    if (has) (*this)(v.emplace());
+  }
+  template <class A, class B>
+  void operator()(std::pair<A, B>& p)
+  {
+    (*this)(p.first);
+    (*this)(p.second);
+  }
+  template <class T>
+  void operator()(std::vector<T>& v)
+  {
+    std::uint64_t n = 0;
+    (*this)(n);
+    DDPSIM_CHECK(n <= in_.size(), "corrupt result from a sweep process");
+    v.resize(n);
+    for (T& x : v) (*this)(x);
+  }
+  template <class T>
+  requires std::is_class_v<T> && requires(T& t, Reader& r) { fields(t, r); } void operator()(T& v) { fields(v, *this); }
+  bool done() const { return pos_ == in_.size(); }
+
+ private:
+  void need(std::uint64_t n) const { DDPSIM_CHECK(n <= in_.size() - pos_, "truncated result from a sweep process"); }
+  const std::string& in_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string encode(const ConfigResult& r, const Timeline* timeline)
+{
+  Writer w;
+  w(r);
+  w(timeline ? timeline->spans : std::vector<Span>{});
+  return w.take();
+}
+
+ConfigResult decode(const std::string& bytes, Timeline* timeline)
+{
+  Reader rd(bytes);
+  ConfigResult r;
+  rd(r);
+  std::vector<Span> spans;
+  rd(spans);
+  if (timeline)
+    for (Span& s : spans) timeline->add(std::move(s));
+  DDPSIM_CHECK(rd.done(), "trailing bytes in a sweep result");
+  return r;
+}
+
+std::string encode_row(const ConfigResult& r)
+{
+  Writer w;
+  w(r);
+  w(r.resilience), w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
+  w(r.step_band), w(r.samples_band), w(r.total_band), w(r.speedup_band), w(r.cost_band);
+  w(r.uncalibrated_step_s), w(r.uncalibrated_total_s);
+  return w.take();
+}
+
+ConfigResult decode_row(const std::string& bytes)
+{
+  Reader rd(bytes);
+  ConfigResult r;
+  rd(r);
+  rd(r.resilience), rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
+  rd(r.step_band), rd(r.samples_band), rd(r.total_band), rd(r.speedup_band), rd(r.cost_band);
+  rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s);
+  DDPSIM_CHECK(rd.done(), "trailing bytes in a shard row");
+  return r;
+}
+
+std::vector<ConfigResult> fan_out(std::size_t n, int jobs, const std::function<ConfigResult(std::size_t, Timeline*)>& work,
+                                  const std::vector<Timeline*>& timelines, const std::function<void(std::size_t)>& collected)
+{
+  DDPSIM_CHECK(jobs >= 1 && timelines.size() == n, "fan_out arguments");
+  std::vector<ConfigResult> out;
+  out.reserve(n);
+  std::deque<ChildProcess> running;
+  std::size_t next = 0;
+  auto start = [&](std::size_t i) {
+    running.emplace_back([&work, &timelines, i] {
+      Timeline local;
+      ConfigResult r = work(i, timelines[i] ? &local : nullptr);
+      return encode(r, timelines[i] ? &local : nullptr);
+    });
+  };
+  while (out.size() < n) {
+    while (next < n && running.size() < static_cast<std::size_t>(jobs)) start(next++);
+    // Collect in order: the oldest child holds the next result.
+    const std::size_t i = out.size();
+    out.push_back(decode(running.front().collect(), timelines[i]));
+    running.pop_front();
+    if (collected) collected(out.size());
+  }
+  return out;
+}
+
+}  // namespace ddpsim::sim

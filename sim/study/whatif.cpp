@@ -1,0 +1,51 @@
+#include "sim/study/whatif.hpp"
+
+#include <algorithm>
+
+namespace ddpsim::sim {
+namespace {
+
+std::string describe(const Degradation& d)
+{
+  auto pct = [](double x) { return std::to_string(static_cast<int>(x * 100 + 0.5)) + "%"; };
+  switch (d.kind) {
+    case DegradedKind::nic:
+      return "node " + std::to_string(d.node) + (d.nic < 0 ? " NICs" : " NIC " + std::to_string(d.nic)) + " at " + pct(d.rate);
+    case DegradedKind::nvlink:
+      return "node " + std::to_string(d.node) + " NVLink GPU " + std::to_string(d.gpu_a) +
+             (d.gpu_b >= 0 ? "-GPU " + std::to_string(d.gpu_b) : "-NVSwitch") + " " + std::to_string(d.lanes_down) +
+             " lane(s) down";
+    case DegradedKind::spine_uplink:
+      return "leaf " + std::to_string(d.leaf) + " spine uplinks: " + std::to_string(d.uplinks_down) + " down" +
+             (d.rate < 1 ? ", rest at " + pct(d.rate) : "");
+  }
+  return "?";
+}
+
+}  // namespace
+
+void apply_whatifs(const ScenarioSpec& spec, ConfigResult& r)
+{
+  // Degraded links were applied when the topology was built; say which ones this size has.
+  const FabricSpec& f = spec.cluster.fabric;
+  const int leaves = f.nodes_per_leaf > 0 ? (r.nodes + f.nodes_per_leaf - 1) / f.nodes_per_leaf : 1;
+  for (const Degradation& d : f.degraded) {
+    const bool applies = d.kind == DegradedKind::spine_uplink ? d.leaf < leaves : d.node < r.nodes;
+    if (applies) r.degraded.push_back(describe(d));
+    else r.warnings.push_back("degraded link not present at this size: " + describe(d));
+  }
+  if (spec.resilience) {
+    const int gpn = r.gpus / std::max(1, r.nodes);
+    ResilienceResult res = evaluate_resilience(*spec.resilience, spec.model.parameter_count(), spec.training.precision,
+                                               spec.training.optimizer, r.nodes, gpn, r.total_time_s - r.startup_s);
+    // Billed from start-up to the end, as the failure-free cost, plus every failure's lost time.
+    res.expected_total_time_s = r.startup_s + res.expected_time_s;
+    res.expected_cost_usd = r.price_usd_per_hour * r.nodes * res.expected_total_time_s / 3600.0;
+    if (!res.storage_survives)
+      r.warnings.push_back("checkpoints on " + res.storage +
+                           " are lost with a failed node: the restart assumes a copy survives elsewhere");
+    r.resilience = std::move(res);
+  }
+}
+
+}  // namespace ddpsim::sim
