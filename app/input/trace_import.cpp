@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/input/trace_file.hpp"
 #include "app/input/trace_steps.hpp"
@@ -115,7 +116,8 @@ sim::TracedModel import_kineto(const KinetoTrace& trace, const std::map<std::str
   const std::string gpu = !gpu_name.empty() ? gpu_name : match_gpu(trace.device, trace.device_memory, gpus);
   if (const auto it = gpus.find(gpu); it != gpus.end()) t.gpu = it->second;
   // What the import did, for the report.
-  std::string head = "model.trace " + trace.file + ": " +
+  // The file's name only: a report must not depend on where the scenario was run from.
+  std::string head = "model.trace " + std::filesystem::path(trace.file).filename().string() + ": " +
                      (trace.world_known ? std::to_string(t.ranks) + " rank" + (t.ranks > 1 ? "s" : "") : "rank count not recorded");
   head += t.cpu_only ? ", CPU only (no GPU kernels: operator CPU times are the compute)"
                      : " on " + trace.device + (t.gpu ? " (catalog " + t.gpu->name + ")" : " (not in the catalog: no GPU scaling)");
