@@ -17,6 +17,7 @@
 #include "app/input/degraded_loader.hpp"    // issue 12
 #include "app/input/resilience_loader.hpp"  // issue 12
 #include "app/input/stragglers_loader.hpp"  // issue 12
+#include "app/input/trace_loader.hpp"       // issue 19
 #include "sim/network/backends.hpp"
 
 namespace ddpsim::app {
@@ -125,7 +126,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   };
   const TransportSpec transport = read_transport(r, root);
   section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, transport, s.cluster); });
-  section("model", true, [&](const YAML::Node& n) { read_model(r, n, s.model); });
+  section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
   section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
@@ -144,6 +145,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   }
   check_cross_fields(r, root, s);  // app/scenario_checks.hpp (issue 21)
   r.finish();
+  finish_traced(root, s);  // issue 19
   if (!s.calibration.empty()) s.job_profile = std::make_shared<const sim::JobProfile>(load_job_profile(s.calibration));
   // The catalog's [assume] ranges that hold for this instance: dimensions of the prediction intervals.
   for (const AssumedRange& a : catalog.assumed)

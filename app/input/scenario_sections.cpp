@@ -8,6 +8,7 @@
 #include "app/input/nccl_choice_loader.hpp"  // issue 18
 #include "app/input/precision_loader.hpp"  // issue 19
 #include "app/input/profile_io.hpp"
+#include "app/input/trace_loader.hpp"
 #include "app/input/transport_loader.hpp"
 #include "sim/step/model_zoo.hpp"
 
@@ -22,11 +23,15 @@ std::string missing_file(const std::string& path)
   return "no such file: " + path + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
 }
 
-void read_model(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
+void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::ModelSpec& m)
 {
   const std::string path = "model";
   if (!r.expect_map(n, path)) return;
   r.allow_keys(n, path, scenario_keys("model"));
+  if (read_model_trace(r, n, catalog, m)) {  // issue 19: model.trace
+    if (auto name = r.string(n, path, "name", false)) m.name = *name;
+    return;
+  }
   const bool has_layers = n["layers"].IsDefined();
   const bool has_file = n["file"].IsDefined();  // issue 19: app/precision_loader.hpp
   std::vector<std::string> presets;

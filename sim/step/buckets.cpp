@@ -30,7 +30,8 @@ std::vector<Bucket> ddp_buckets(const ModelSpec& model, int bytes_per_element, B
   for (const TensorRef& t : gradient_ready_order(model)) {
     current.tensors.push_back(t);
     current.bytes += Bytes{model.layers[t.layer].params[t.tensor].numel * static_cast<std::uint64_t>(bytes_per_element)};
-    if (current.bytes >= limit) {
+    // A traced model's tensors are the buckets the job really formed (sim/step/traced.hpp).
+    if (current.bytes >= limit || model.traced) {
       buckets.push_back(std::move(current));
       current = Bucket{};
       limit = cap;

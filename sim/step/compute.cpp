@@ -4,11 +4,38 @@
 
 #include "core/error.hpp"
 #include "sim/step/precision.hpp"
+#include "sim/step/traced.hpp"
 
 namespace ddpsim::sim {
 
+namespace {
+
+// Issue 19: measured layer times (model.trace); only the kernel part scales to another GPU.
+LayerTimes traced_times(const TracedModel& t, const GpuSpec& gpu, const ComputeParams& params)
+{
+  const double k = gpu_ratio(t, gpu, params.precision).point;
+  auto scaled = [&](Time wall, Time kernels) {
+    return Time::from_seconds((wall.seconds() - kernels.seconds() + kernels.seconds() * k) / params.speedup);
+  };
+  LayerTimes out;
+  for (const TracedLayer& l : t.layers) {
+    out.forward.push_back(scaled(l.forward, l.forward_gpu));
+    out.backward.push_back(scaled(l.backward, l.backward_gpu));
+    out.forward_total += out.forward.back();
+    out.backward_total += out.backward.back();
+  }
+  return out;
+}
+
+}  // namespace
+
 LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const ComputeParams& params)
 {
+  if (model.traced) {
+    DDPSIM_CHECK(model.traced->layers.size() == model.layers.size(), "traced layers do not match the model");
+    DDPSIM_CHECK(params.speedup > 0, "compute speedup must be positive");
+    return traced_times(*model.traced, gpu, params);
+  }
   DDPSIM_CHECK(params.efficiency > 0 && params.efficiency <= 1, "compute efficiency out of (0, 1]");
   DDPSIM_CHECK(params.speedup > 0, "compute speedup must be positive");
   const double peak = gpu.peak_flops(params.precision) * params.efficiency;

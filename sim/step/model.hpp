@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ddpsim::sim {
+
+struct TracedModel;  // sim/step/traced.hpp
 
 struct Tensor {
   std::string name;
@@ -47,6 +50,9 @@ struct ModelSpec {
   std::vector<TensorRef> grad_order{};
   bool flash_attention = false;         // model.attention: flash (attention cores keep no score matrix)
   std::uint64_t tokens_per_sample = 0;  // sequence models: tokens per sample (0: not a sequence model)
+  // Issue 19: a model measured by a profiler trace (model.trace). Its layer times replace the
+  // roofline (compute.hpp) and each of its tensors is one traced DDP bucket (buckets.hpp).
+  std::shared_ptr<const TracedModel> traced{};
 
   std::uint64_t parameter_count() const;
   std::uint64_t trainable_count() const;  // parameters that receive a gradient

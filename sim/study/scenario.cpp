@@ -16,6 +16,7 @@
 #include "sim/step/precision.hpp"
 #include "sim/step/sharded.hpp"
 #include "sim/study/sweep.hpp"
+#include "sim/step/traced.hpp"  // issue 19
 #include "sim/study/whatif.hpp"  // issue 12
 #include "topology/rings.hpp"
 
@@ -95,6 +96,14 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
                                   shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
                                   spec.training.gradient_as_bucket_view},
                   topo, setup);
+  if (const TracedModel* t = spec.model.traced.get()) {
+    // Issue 19: the trace measured what these overheads model (interference, copies, launches,
+    // the optimizer); the host work between phases and the input wait are a fixed cost per step.
+    setup.overheads = IterationOverheads{};
+    const double k = gpu_ratio(*t, inst.gpu, cp.precision).point;
+    setup.optimizer = Time::from_seconds(t->optimizer.seconds() + t->optimizer_gpu.seconds() * (k - 1));
+    setup.step_overhead += t->other + t->input_wait;
+  }
   IterationResult it = simulate_iteration(setup, timeline);
   // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
   const GatherCost gathers = price_gathers(

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "sim/study/knobs.hpp"
 #include "sim/study/uncertainty.hpp"
+#include "sim/step/traced.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -116,6 +117,25 @@ ScenarioSpec calibrated(const ScenarioSpec& spec, std::vector<std::string>* note
 
 namespace {
 
+// Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.
+void add_traced(const ScenarioSpec& spec, Uncertainty& u, std::vector<std::string>& notes)
+{
+  const TracedModel* t = spec.model.traced.get();
+  if (!t) return;
+  notes.insert(notes.end(), t->notes.begin(), t->notes.end());
+  const GpuRatio g = gpu_ratio(*t, spec.cluster.instance.gpu, spec.training.precision);
+  if (!g.scaled) return;
+  const double f = traced_compute_factor(*t, g.point);
+  const double lo = traced_compute_factor(*t, g.low) / f, hi = traced_compute_factor(*t, g.high) / f;
+  if (!has_knob(u, "compute_scale")) u.dims.push_back(assumed_range("compute_scale", 1.0, lo, hi));
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "model.trace: compute scaled from %s to %s: kernel time x %.3f (peak FLOP/s ratio %.3f, HBM ratio %.3f; "
+                "host time kept); the interval spans both ratios (compute x %.3f-%.3f), wider than a same-GPU prediction",
+                t->gpu->name.c_str(), spec.cluster.instance.gpu.name.c_str(), g.point, g.flops, g.hbm, lo, hi);
+  notes.emplace_back(buf);
+}
+
 // Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
 void mark_fit_roles(const JobProfile& p, ScenarioReport& report)
 {
@@ -132,6 +152,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   Uncertainty u;
   std::vector<std::string> notes;
   if (loaded.job_profile) notes = apply_job_profile(*loaded.job_profile, spec, u);
+  add_traced(loaded, u, notes);  // issue 19
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   std::string assumed;
   for (const AssumedRange& a : loaded.assumed) {
