@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "app/predict.hpp"
+#include "sim/study/twin.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "sim/step/traced.hpp"
 #include "support.hpp"
@@ -68,7 +68,7 @@ TEST_CASE("traced ResNet-50 on another GPU: kernel time scaled by the catalog ra
   CHECK(h100.results[1].compute_s == Approx(a100.results[1].compute_s * sim::traced_compute_factor(*spec.model.traced, g.point)));
   CHECK(h100.results[1].compute_s > a100.results[1].compute_s * kernels);
   CHECK(h100.results[1].compute_s < a100.results[1].compute_s);
-  const sim::ScenarioReport with_band = app::predict(spec, test::catalog(), sim::RunOptions{}, 16);
+  const sim::ScenarioReport with_band = sim::predict(spec, sim::RunOptions{}, 16);
   bool said = false;
   for (const std::string& n : with_band.notes) said = said || n.find("compute scaled from A100-SXM4-40GB to H100") != std::string::npos;
   CHECK(said);
