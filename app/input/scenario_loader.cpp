@@ -165,7 +165,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm, unless
   // the scenario names one (as `ddpsim collective` without --algorithm).
   const YAML::Node comm = root["communication"];
-  const bool named = comm.IsMap() && comm["algorithm"].IsDefined();
+  const bool named = comm.IsDefined() && comm.IsMap() && comm["algorithm"].IsDefined();
   if (!named && s.communication.profile.provenance.algorithm != "auto")
     s.communication.algorithm = s.communication.profile.provenance.algorithm;
   return s;
