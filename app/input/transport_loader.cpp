@@ -10,7 +10,7 @@ namespace ddpsim::app {
 TransportSpec read_transport(Reader& r, const YAML::Node& root)
 {
   TransportSpec t;
-  if (YAML::Node c = root["cluster"]; c.IsMap())
+  if (YAML::Node c = root["cluster"]; c.IsDefined() && c.IsMap())
     if (auto b = r.boolean(c, "cluster", "placement_group", false)) t.placement_group = *b;
   YAML::Node n = root["software"];
   if (!n.IsDefined() || n.IsNull() || !r.expect_map(n, "software")) return t;

@@ -15,7 +15,7 @@ name: one bucket on $1
 cluster: {instance: $1, nodes: [$2]}
 model:
   layers: [{name: fc, params: 8388608, fwd_flops: 1000}]
-training: {framework: pytorch-ddp, batch_per_gpu: 1, bucket_cap_mb: 64, first_bucket_cap_mb: 64, steps: 1}
+training: {framework: pytorch-ddp, batch_per_gpu: 1, bucket_cap_mb: 64, first_bucket_mb: 64, steps: 1}
 $3
 YAML
 }
@@ -31,7 +31,8 @@ import json, sys
 s, c = (json.load(open(p)) for p in sys.argv[1:3])
 b = s["results"][0]["buckets"]
 assert len(b) == 1, f"expected one bucket, got {len(b)}"
-print(f'{b[0]["time_s"] * 1e6:.3f} {c["rows"][0]["time_us"]:.3f} {s["profile"]!r} {c["profile"]!r}')
+prof = lambda x: x.replace(" ", "_")  # one word each for `read`
+print(f'{b[0]["time_s"] * 1e6:.3f} {c["rows"][0]["time_us"]:.3f} {prof(s["profile"])} {prof(c["profile"])}')
 PY
 }
 
@@ -43,7 +44,7 @@ for inst in p5.48xlarge p4de.24xlarge p3dn.24xlarge; do
     else
       say fail "$inst x$nodes default: scenario ${s:-?} us, collective ${c:-?} us"
     fi
-    case "$sp" in *"shipped profiles/$inst.yaml"*) say ok "$inst scenario names its profile" ;;
+    case "$sp" in *"shipped_profiles/$inst.yaml"*) say ok "$inst scenario names its profile" ;;
                   *) say fail "$inst scenario profile: $sp" ;; esac
     read -r s c _ < <(compare "$inst" "$nodes" "communication: {profile: none}" --profile none 2>&1) || true
     if [ -n "${c:-}" ] && python3 -c "import sys; s, c = float('$s'), float('$c'); sys.exit(abs(s / c - 1) > 1e-6)"; then

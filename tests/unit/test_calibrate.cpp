@@ -187,7 +187,12 @@ TEST_CASE("scenario: communication.profile is resolved next to the scenario and 
            "training: {framework: pytorch-ddp, batch_per_gpu: 64, precision: fp32, samples: 1000000, epochs: 1, optimizer: sgd}\ncommunication: {algorithm: ring" + extra + "}\n";
   };
   const std::string where = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/virtual.yaml";
-  const sim::ScenarioSpec plain = app::parse_scenario(where, scenario(""), catalog);
+  // profile: none is the catalog alone; without the key the shipped profile applies (issue 17).
+  const sim::ScenarioSpec plain = app::parse_scenario(where, scenario(", profile: none"), catalog);
+  const sim::ScenarioSpec shipped = app::parse_scenario(where, scenario(""), catalog);
+  CHECK(shipped.communication.profile.network.fitted);
+  CHECK(shipped.communication.profile_source.find("shipped profiles/p5.48xlarge.yaml") != std::string::npos);
+  CHECK_FALSE(plain.communication.profile.network.fitted);
   const sim::ScenarioSpec fitted = app::parse_scenario(where, scenario(", profile: ../profiles/p5.48xlarge.yaml"), catalog);
   CHECK(fitted.communication.profile_path == std::string(DDPSIM_SOURCE_DIR) + "/profiles/p5.48xlarge.yaml");
   // The profile is data: the loader no longer patches the catalog's links.
