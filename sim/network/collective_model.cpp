@@ -1,5 +1,6 @@
 #include "sim/network/collective_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "algorithms/registry.hpp"
@@ -18,11 +19,15 @@ std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::
 
 int nccl_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
 
+double profile_extra_us(const ScopeParams& scope, Bytes bytes)
+{
+  return scope.alpha_us + scope.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
+}
+
 double profile_time_us(const CostTerms& terms, const ScopeParams& scope, Bytes bytes)
 {
   DDPSIM_CHECK(scope.efficiency > 0, "profile efficiency must be positive");
-  return scope.alpha_us + terms.latency_us + terms.bandwidth_us / scope.efficiency +
-         scope.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
+  return std::max(terms.route_us, terms.latency_us + profile_extra_us(scope, bytes)) + terms.bandwidth_us / scope.efficiency;
 }
 
 CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options)
@@ -83,20 +88,35 @@ PricedCollective CollectiveModel::plain(const algo::Algorithm& a, algo::Collecti
   out.channels = channels_;
   out.schedule = a.phases(request(op, bytes, options_.software));
   const double latency_us = timer_->duration(a.phases(request(op, Bytes{0}, options_.software))).us();
-  out.terms = CostTerms{latency_us, std::max(0.0, timer_->duration(out.schedule).us() - latency_us)};
+  out.terms = CostTerms{latency_us, std::max(0.0, timer_->duration(out.schedule).us() - latency_us),
+                        std::max(0.0, latency_us - out.schedule.fixed_latency.us())};
   return out;
 }
 
-// The profile, in the schedule: alpha and gamma join the fixed latency, 1/efficiency the wire factor.
+// The profile, in the schedule (profile_time_us, term by term): alpha and gamma join the fixed
+// latency, 1/efficiency the wire factor. The fixed latency is what the backend does not charge
+// per step (all of NCCL's latency; a plain schedule's own), so clamping it at 0 is profile_time_us's
+// max(route, ...).
 void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
 {
   const ScopeParams& s = scope();
   DDPSIM_CHECK(s.efficiency > 0, "profile efficiency must be positive");
-  const double extra_us = s.alpha_us + s.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
   if (p.protocol) p.schedule.fixed_latency = Time::from_us(p.terms.latency_us);
-  // A negative fitted alpha (NCCL's table above the machine's latency) never makes time negative.
-  p.schedule.fixed_latency = max(Time{0}, p.schedule.fixed_latency + Time::from_us(extra_us));
+  p.schedule.fixed_latency = max(Time{0}, p.schedule.fixed_latency + Time::from_us(profile_extra_us(s, bytes)));
   p.schedule.wire_factor /= s.efficiency;
+}
+
+// Bytes each of the model's ranks puts on the wire, mean over the ranks (the schedule's own: a
+// ring all-reduce 2(n-1)/n x S, a tree about 2 S, a reduce-scatter (n-1)/n x S).
+double CollectiveModel::wire_bytes(const algo::CoarseSchedule& schedule) const
+{
+  if (ranks_.empty()) return 0;
+  if (rank_set_.empty()) rank_set_.insert(ranks_.begin(), ranks_.end());
+  double sent = 0;
+  for (const algo::Phase& ph : schedule.phases)
+    for (const algo::Flow& f : ph.flows)
+      if (f.kind == algo::TaskKind::send && rank_set_.count(f.src)) sent += f.bytes.as_double();
+  return sent / static_cast<double>(ranks_.size());
 }
 
 PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) const
@@ -133,6 +153,7 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
     }
   }
   apply_profile(best, bytes);
+  best.wire_bytes = wire_bytes(best.schedule);
   memo_.emplace(key, best);
   return best;
 }

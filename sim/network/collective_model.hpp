@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,16 +60,23 @@ struct CollectiveOptions {
 struct CostTerms {
   double latency_us = 0;    // L_nccl x plateau (NCCL algorithms), or the schedule's latency part
   double bandwidth_us = 0;  // B_line / (cap x tree): the transfers at efficiency 1
+  double route_us = 0;      // of latency_us, what the backend charges per step whatever the profile
+                            // (a non-NCCL schedule's route hops; 0 for NCCL: all in its formula)
 };
 
-// t = alpha + latency + bandwidth / efficiency + gamma sqrt(S/MiB): the profile's formula, the
-// one definition `calibrate fit` fits and CollectiveModel schedules.
+// alpha + gamma sqrt(S/MiB): what the profile adds to a collective's latency.
+double profile_extra_us(const ScopeParams& scope, Bytes bytes);
+
+// t = max(route, alpha + latency + gamma sqrt(S/MiB)) + bandwidth / efficiency: the profile's
+// formula, the ONE definition `calibrate fit` fits and CollectiveModel puts in the schedule (a
+// negative fitted alpha never takes the latency below what the wire charges per step).
 double profile_time_us(const CostTerms& terms, const ScopeParams& scope, Bytes bytes);
 
 struct PricedCollective {
   const algo::Algorithm* algorithm = nullptr;
   std::optional<algo::Protocol> protocol;  // set for NCCL algorithms
   int channels = 1;
+  double wire_bytes = 0;                   // bytes each rank sends, mean over the ranks (its schedule's)
   CostTerms terms;                         // before the profile
   algo::CoarseSchedule schedule;           // profile applied: what a backend times
 };
@@ -94,6 +102,7 @@ class CollectiveModel {
                         std::optional<algo::Protocol> only) const;
   PricedCollective plain(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes) const;
   void apply_profile(PricedCollective& p, Bytes bytes) const;
+  double wire_bytes(const algo::CoarseSchedule& schedule) const;
 
   const Topology& topo_;
   CollectiveOptions options_;
@@ -105,6 +114,7 @@ class CollectiveModel {
   // price() is a pure function of (op, bytes) for a given model; DDP buckets of one size and
   // ZeRO's per-layer gathers repeat them (issue 11: plan speed, docs/performance.md).
   mutable std::map<std::pair<int, std::uint64_t>, PricedCollective> memo_;
+  mutable std::set<VertexId> rank_set_;
 };
 
 // Times one priced collective alone on `net` (an idle network), in microseconds.

@@ -34,7 +34,7 @@ FrameworkComm framework_comm(Framework f, const Topology& topo, const std::strin
   const std::string_view forced = forced_algorithm(f);
   fc.collective.algorithm = forced.empty() ? algorithm : std::string(forced);
   fc.collective.nccl = backend_of(f) == "nccl";
-  if (f == Framework::gloo) {
+  if (traits(f).host_ring) {
     if (fc.collective.algorithm == "auto") fc.collective.algorithm = "ring";  // Gloo's ring all-reduce
     fc.staged_from = ring_order(topo);
     fc.collective.ranks = gloo_ranks(topo, fc.staged_from);
@@ -62,7 +62,7 @@ PricedCollective framework_reduce(const FrameworkComm& fc, const CollectiveModel
 
 Time framework_step_overhead(Framework f, Time lightning_overhead)
 {
-  return f == Framework::lightning ? lightning_overhead : Time{0};
+  return traits(f).lightning_overhead ? lightning_overhead : Time{0};
 }
 
 std::vector<std::string> framework_warnings(Framework f, const InstanceSpec& inst)

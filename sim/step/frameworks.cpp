@@ -5,50 +5,49 @@
 namespace ddpsim::sim {
 namespace {
 
-struct FrameworkInfo {
-  Framework f;
-  std::string_view name, backend, algorithm;
-};
+using R = ReducerKind;
+using S = ShardStage;
 
-// Names as users write them in training.framework.
-constexpr FrameworkInfo kFrameworks[] = {
-    {Framework::pytorch_ddp, "pytorch-ddp", "nccl", ""},
-    {Framework::lightning, "lightning", "nccl", ""},
-    {Framework::horovod, "horovod", "nccl", ""},
-    {Framework::smddp, "smddp", "smddp", "herring"},
-    {Framework::parameter_server, "parameter-server", "ps", "parameter-server"},
-    {Framework::gloo, "gloo", "gloo", ""},
+// One row per framework (sources in frameworks.hpp and docs/model.md):
+//   name, backend, forced algorithm, reducer, shard stage, bucket copies, Lightning overhead, host ring.
+constexpr FrameworkTraits kFrameworks[] = {
+    {Framework::pytorch_ddp, "pytorch-ddp", "nccl", "", R::ddp_buckets, S::none, true, false, false},
+    {Framework::lightning, "lightning", "nccl", "", R::ddp_buckets, S::none, true, true, false},
+    {Framework::horovod, "horovod", "nccl", "", R::horovod_cycle, S::none, false, false, false},
+    {Framework::smddp, "smddp", "smddp", "herring", R::smddp_fusion, S::none, true, false, false},
+    {Framework::parameter_server, "parameter-server", "ps", "parameter-server", R::ddp_buckets, S::none, true, false, false},
+    {Framework::gloo, "gloo", "gloo", "", R::ddp_buckets, S::none, true, false, true},
     // Sharded data parallel (sharded.hpp): NCCL reduce-scatter / all-gather, NCCL's choice.
-    {Framework::zero1, "zero-1", "nccl", ""},
-    {Framework::zero2, "zero-2", "nccl", ""},
-    {Framework::zero3, "zero-3", "nccl", ""},
-    {Framework::fsdp, "fsdp", "nccl", ""},
+    {Framework::zero1, "zero-1", "nccl", "", R::ddp_buckets, S::optimizer, false, false, false},
+    {Framework::zero2, "zero-2", "nccl", "", R::ddp_buckets, S::gradients, false, false, false},
+    {Framework::zero3, "zero-3", "nccl", "", R::ddp_buckets, S::parameters, false, false, false},
+    {Framework::fsdp, "fsdp", "nccl", "", R::ddp_buckets, S::parameters, false, false, false},
 };
 
-const FrameworkInfo& info(Framework f)
+}  // namespace
+
+const FrameworkTraits& traits(Framework f)
 {
-  for (const FrameworkInfo& i : kFrameworks)
+  for (const FrameworkTraits& i : kFrameworks)
     if (i.f == f) return i;
   DDPSIM_CHECK(false, "unknown framework");
   return kFrameworks[0];
 }
 
-}  // namespace
-
-std::string_view to_string(Framework f) { return info(f).name; }
-std::string_view backend_of(Framework f) { return info(f).backend; }
-std::string_view forced_algorithm(Framework f) { return info(f).algorithm; }
+std::string_view to_string(Framework f) { return traits(f).name; }
+std::string_view backend_of(Framework f) { return traits(f).backend; }
+std::string_view forced_algorithm(Framework f) { return traits(f).algorithm; }
 
 std::vector<std::string> framework_names()
 {
   std::vector<std::string> out;
-  for (const FrameworkInfo& i : kFrameworks) out.emplace_back(i.name);
+  for (const FrameworkTraits& i : kFrameworks) out.emplace_back(i.name);
   return out;
 }
 
 std::optional<Framework> parse_framework(std::string_view name)
 {
-  for (const FrameworkInfo& i : kFrameworks)
+  for (const FrameworkTraits& i : kFrameworks)
     if (i.name == name) return i.f;
   return std::nullopt;
 }

@@ -31,6 +31,31 @@ std::string_view to_string(Framework f);
 std::vector<std::string> framework_names();
 std::optional<Framework> parse_framework(std::string_view name);
 
+// What a data-parallel framework shards (sim/step/sharded.hpp).
+enum class ShardStage { none = 0, optimizer = 1, gradients = 2, parameters = 3 };
+
+// How a framework turns ready gradients into reductions (sim/step/reducers.hpp).
+enum class ReducerKind {
+  ddp_buckets,    // PyTorch's Reducer: a bucket goes when its last gradient is ready
+  smddp_fusion,   // DDP's buckets held in SMDDP's balanced fusion buffer
+  horovod_cycle,  // Horovod's background cycle: fuse what is ready, negotiate, launch
+};
+
+// A framework is a row of traits (frameworks.cpp, kFrameworks): adding one is an enum value and
+// a row. Everything that depends on the framework reads these, never a switch on the enum.
+struct FrameworkTraits {
+  Framework f;
+  std::string_view name;       // as users write it in training.framework
+  std::string_view backend;    // library that reduces gradients: "nccl", "smddp", "gloo", "ps"
+  std::string_view algorithm;  // the collective algorithm it forces, or empty: communication.algorithm
+  ReducerKind reducer = ReducerKind::ddp_buckets;
+  ShardStage shard = ShardStage::none;  // reduce-scatter gradients unless none; gathers by stage
+  bool bucket_copies = true;   // DDP's copies into and out of the buckets (unless bucket views)
+  bool lightning_overhead = false;  // pays training.lightning_overhead per step
+  bool host_ring = false;      // Gloo: a ring between the host processes, staged through host memory
+};
+const FrameworkTraits& traits(Framework f);
+
 // The gradient-reduction library each framework uses ("nccl", "smddp", "gloo", "ps").
 std::string_view backend_of(Framework f);
 // The collective algorithm a framework forces (herring, parameter-server), or empty: use

@@ -1,206 +1,14 @@
 #include "sim/step/iteration.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 #include "core/error.hpp"
-#include "sim/engine/engine.hpp"
-#include "sim/step/overheads.hpp"
-#include "sim/step/reducers.hpp"
+#include "sim/network/analytical.hpp"
+#include "sim/step/step_run.hpp"
 
 namespace ddpsim::sim {
 namespace {
 
-Time scaled(Time t, double scale) { return scale == 1.0 ? t : Time{std::llround(static_cast<double>(t.ps) * scale)}; }
-
-// The state of one iteration on the engine: per-class compute streams that report gradients,
-// the framework's reducer, then the communication stream's completions and each class's optimizer.
-class IterationRun {
- public:
-  IterationRun(const IterationSetup& setup, Timeline* timeline)
-      : s_(setup),
-        model_(*setup.model),
-        timeline_(timeline),
-        classes_(setup.classes.empty() ? std::vector<RankClass>{RankClass{1, 1.0, setup.loader}} : setup.classes),
-        reducer_(make_reducer(model_, setup.framework)),
-        arrived_(model_.layers.size(), 0),
-        backward_start_(classes_.size()),
-        backward_end_(classes_.size()),
-        copy_in_(model_.layers.size())
-  {
-    // DDP copies each gradient into its bucket as autograd produces it (reducer.cpp
-    // mark_variable_ready_dense): read + write of the layer's gradient bytes on the compute stream.
-    const IterationOverheads& o = s_.overheads;
-    if (o.copy_hbm.bytes_per_s > 0)
-      for (std::size_t l = 0; l < model_.layers.size(); ++l) {
-        Bytes grads{0};
-        for (const Tensor& t : model_.layers[l].params) grads += Bytes{t.numel * static_cast<std::uint64_t>(s_.framework.bytes_per_element)};
-        copy_in_[l] = transfer_time(2.0 * grads.as_double(), o.copy_hbm);  // in: read + write (half of bucket_copy_time)
-        copy_out_ += copy_in_[l];                                      // out: the other half, after the reductions
-      }
-  }
-
-  IterationResult run()
-  {
-    const std::int64_t k = s_.accum_steps;
-    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const double scale = classes_[c].compute_scale;
-      DDPSIM_CHECK(scale > 0 && std::isfinite(scale), "rank class compute scale must be positive");
-      // The k-1 accumulation micro-steps, then the last micro-step's forward, then backward.
-      const Time accumulation = scaled(s_.times.forward_total + s_.times.backward_total, scale) * (k - 1);
-      const Time forward = scaled(s_.times.forward_total, scale);
-      if (c == 0 && timeline_) {
-        if (k > 1) span(Stream::compute, "accumulation micro-steps", Time{0}, accumulation);
-        span(Stream::compute, "forward", accumulation, accumulation + forward);
-      }
-      backward_start_[c] = accumulation + forward;
-      engine_.at(accumulation + forward, [this, c] { backward_layer(c, static_cast<std::uint32_t>(model_.layers.size())); });
-    }
-    engine_.run();
-    communicate();
-    IterationResult r = finish();
-    r.events = engine_.events_processed();
-    return r;
-  }
-
- private:
-  // Starts backward of layer `i - 1` of class c (layers run from the last to the first).
-  void backward_layer(std::uint32_t c, std::uint32_t i)
-  {
-    if (i == 0) {
-      backward_end_[c] = engine_.now();
-      return;
-    }
-    const std::uint32_t layer = i - 1;
-    const Time d = scaled(s_.times.backward[layer], classes_[c].compute_scale) + copy_in_[layer];
-    if (c == 0 && timeline_) span(Stream::compute, "bwd " + model_.layers[layer].name, engine_.now(), engine_.now() + d);
-    engine_.after(d, [this, c, layer] {
-      // A layer's gradients are ready for the collectives once every class has them.
-      if (++arrived_[layer] == classes_.size()) reducer_->gradient_ready(engine_, layer);
-      backward_layer(c, layer);
-    });
-  }
-
-  // The released reductions, priced and run in release order on the communication stream. The
-  // backend times them all at once (the flow engine shares links among the ones in flight), which
-  // is exact while the streams do not feed back on each other (compute does not wait for
-  // communication before the optimizer).
-  void communicate()
-  {
-    const std::vector<CommJob>& plan = reducer_->released();
-    std::vector<CollectiveJob> jobs;
-    jobs.reserve(plan.size());
-    for (std::size_t b = 0; b < plan.size(); ++b) {
-      PricedCollective p = s_.collective(plan[b].bytes);
-      buckets_.push_back(BucketTiming{plan[b].bytes, plan[b].ready, Time{0}, Time{0}, p.algorithm, p.protocol, p.channels});
-      // The hook and the launch happen on the host after the bucket is ready (overheads.hpp).
-      jobs.push_back(CollectiveJob{plan[b].ready + s_.overheads.launch, 0, std::move(p.schedule), "bucket " + std::to_string(b)});
-    }
-    const std::vector<JobTiming> timings = s_.network->run(jobs);
-    DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
-    for (std::size_t b = 0; b < jobs.size(); ++b) {
-      buckets_[b].start = timings[b].start;
-      buckets_[b].end = timings[b].end;
-      comm_end_ = max(comm_end_, timings[b].end);
-    }
-    interfere();
-  }
-
-  // Backward slowed by the collectives it overlaps (overheads.hpp overlap_slowdown): while a
-  // collective runs, compute progresses at 1/slowdown of its speed, and the work it did not do is
-  // done afterwards at full speed: each class's backward grows by the overlapped time x
-  // (1 - 1/slowdown). The collective's window does not stretch with compute. First order: the
-  // overlap is measured on the unslowed backward and the gradients' ready times do not move.
-  void interfere()
-  {
-    const IterationOverheads& o = s_.overheads;
-    if (o.hbm.bytes_per_s <= 0) return;
-    interference_.assign(classes_.size(), Time{0});
-    for (const BucketTiming& b : buckets_) {
-      const Time busy = b.end - b.start;
-      if (busy <= Time{0}) continue;
-      const double comm_hbm = o.hbm_bytes_per_wire_byte * o.wire_bytes_per_byte * b.bytes.as_double() / busy.seconds();
-      const int ctas = o.comm_ctas > 0 ? o.comm_ctas : b.channels;
-      const bool sms = o.sm_count > ctas;
-      const double lost = 1.0 - 1.0 / overlap_slowdown(sms ? ctas : 0, sms ? o.sm_count : 1, Bandwidth{comm_hbm}, o.hbm);
-      for (std::size_t c = 0; c < classes_.size(); ++c) {
-        const Time end = b.end < backward_end_[c] ? b.end : backward_end_[c];
-        const Time overlap = end - max(b.start, backward_start_[c]);
-        if (overlap > Time{0}) interference_[c] += Time{std::llround(static_cast<double>(overlap.ps) * lost)};
-      }
-    }
-    for (std::size_t c = 0; c < classes_.size(); ++c) backward_end_[c] += interference_[c];
-  }
-
-  IterationResult finish()
-  {
-    IterationResult r;
-    std::vector<Time> end(classes_.size());
-    std::size_t slowest = 0;
-    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_;
-      end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
-      if (end[c] > end[slowest]) slowest = c;
-    }
-    const RankClass& rc = classes_[slowest];
-    const std::int64_t k = s_.accum_steps;
-    r.forward = scaled(s_.times.forward_total, rc.compute_scale) * k;
-    r.backward = scaled(s_.times.backward_total, rc.compute_scale) * k;
-    r.optimizer = scaled(s_.optimizer, rc.compute_scale);
-    r.overhead = s_.step_overhead;
-    r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
-    if (!interference_.empty()) r.interference = interference_[slowest];
-    r.bucket_copy = copy_out_ * 2;
-    r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
-    r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
-    // How much later the last gradients reach the collectives than the fastest class has them.
-    r.sync_wait = *std::max_element(backward_end_.begin(), backward_end_.end()) -
-                  *std::min_element(backward_end_.begin(), backward_end_.end());
-    Time loader{0};
-    for (const RankClass& c : classes_) loader = max(loader, c.loader);
-    r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
-    r.step = end[slowest] + r.loader_wait;
-    for (const BucketTiming& b : buckets_) r.comm_busy += b.end - b.start;
-    if (timeline_) {
-      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
-      span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
-      if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
-      // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).
-      if (r.loader_wait > Time{0}) span(Stream::compute, "loader wait", end[slowest], r.step);
-      for (std::size_t b = 0; b < buckets_.size(); ++b) {
-        const BucketTiming& t = buckets_[b];
-        span(Stream::comm, "bucket " + std::to_string(b), t.start, t.end,
-             {{"bytes", std::to_string(t.bytes.n)},
-              {"bucket", std::to_string(b)},
-              {"algorithm", std::string(t.algorithm->name())},
-              {"protocol", t.protocol ? std::string(to_string(*t.protocol)) : "-"},
-              {"channels", std::to_string(t.channels)}});
-      }
-    }
-    r.buckets = std::move(buckets_);
-    return r;
-  }
-
-  void span(Stream stream, std::string name, Time start, Time end, std::vector<std::pair<std::string, std::string>> args = {})
-  {
-    timeline_->add(Span{0, 0, stream, "", std::move(name), start, end, std::move(args)});
-  }
-
-  const IterationSetup& s_;
-  const ModelSpec& model_;
-  Timeline* timeline_;
-  std::vector<RankClass> classes_;
-  Engine engine_;
-  std::unique_ptr<GradientReducer> reducer_;
-  std::vector<std::uint32_t> arrived_;  // classes that have produced each layer's gradients
-  std::vector<Time> backward_start_;    // per class
-  std::vector<Time> backward_end_;      // per class, with bucket copies and interference
-  std::vector<Time> copy_in_;           // per layer: DDP's copy of its gradients into the bucket
-  Time copy_out_{0};                    // DDP's copy of all buckets back into the gradients
-  std::vector<Time> interference_;      // per class
-  std::vector<BucketTiming> buckets_;
-  Time comm_end_{0};
-};
+// At most this many batches on a link-sharing backend before the step takes the last one.
+constexpr int kMaxRounds = 8;
 
 }  // namespace
 
@@ -211,7 +19,40 @@ IterationResult simulate_iteration(const IterationSetup& setup, Timeline* timeli
   const std::size_t nlayers = setup.model->layers.size();
   DDPSIM_CHECK(setup.times.forward.size() == nlayers && setup.times.backward.size() == nlayers,
                "layer times do not match the model");
-  return IterationRun(setup, timeline).run();
+  NetworkBackend& net = *setup.network;
+  // A backend that shares nothing (analytical): every collective timed alone when it is released (exact).
+  if (dynamic_cast<const AnalyticalBackend*>(&net)) return StepRun(setup, timeline, nullptr).run();
+
+  // A backend that shares links: the fixed point of comm_streams.hpp. Run the step with the
+  // timings of the previous batch (none at first: collectives instantaneous), time its releases
+  // together in one batch, and repeat until the releases are those the batch timed. Where compute
+  // never waits for a collective before the optimizer (every non-sharded framework) the releases
+  // do not depend on the timings, so the second run confirms the first batch: one batch, as the
+  // network would see it. The trace keeps only the final run's spans and batch: the network
+  // records into `timeline` (scenario.cpp) only for that batch.
+  std::vector<JobTiming> planned;
+  std::vector<CollectiveJob> timed;
+  Timeline net_spans;
+  for (int round = 0;; ++round) {
+    Timeline step_spans;
+    StepRun run(setup, timeline ? &step_spans : nullptr, &planned);
+    IterationResult r = run.run();
+    const bool converged = round > 0 && same_releases(run.jobs(), timed);
+    if (converged || round == kMaxRounds) {
+      r.network_rounds = round;
+      if (timeline) {
+        for (Span& s : step_spans.spans) timeline->add(std::move(s));
+        for (Span& s : net_spans.spans) timeline->add(std::move(s));
+      }
+      return r;
+    }
+    timed = run.jobs();
+    net_spans.spans.clear();
+    net.set_timeline(timeline ? &net_spans : nullptr);
+    planned = net.run(timed);
+    net.set_timeline(timeline);
+    DDPSIM_CHECK(planned.size() == timed.size(), "network backend lost jobs");
+  }
 }
 
 }  // namespace ddpsim::sim

@@ -1,22 +1,27 @@
-// One data-parallel training iteration (one optimizer step), run on the discrete-event engine.
+// One data-parallel training iteration (one optimizer step), run on the discrete-event engine:
+// the ONE step every framework, study and what-if uses (issue 17).
 //
 // Ranks that behave alike are folded into one representative per rank class (a homogeneous job
 // has one class; a straggler makes a second; every rank may be its own class). Per class, a
-// compute stream runs the k-1 gradient-accumulation micro-steps (DDP's no_sync(): no
+// compute stream runs the k-1 gradient-accumulation micro-steps (DDP's no_sync(): no gradient
 // communication), the last forward, then backward layer by layer in reverse, each layer an
-// event. A layer's gradients are ready for the collective when every class has produced them;
-// the framework's reducer (sim/step/reducers.hpp, a process on the same engine: DDP buckets,
+// event. A layer's gradients are ready for the collective when every class has them; the
+// framework's reducer (sim/step/reducers.hpp, a process on the same engine: DDP buckets,
 // Horovod's background cycle, SMDDP's fusion buffer) releases reductions; each is priced by the
-// CollectiveModel and run in release order on the communication stream by the network backend,
-// overlapping the rest of backward. A class's optimizer starts when its backward and every
-// reduction are done, then the framework's fixed per-step overhead (Lightning). The input
-// pipeline prefetches the next step's batches in parallel; when loading them takes longer than
-// the step, the step waits for it (steady state).
+// CollectiveModel and put on the communication stream (sim/step/comm_streams.hpp): its start and
+// end are engine events. Sharded frameworks (sim/step/sharded.hpp) run their parameter gathers
+// on a stream of their own inside the step: each micro-step's forward and backward gathers are
+// released when every class starts that pass, a layer's compute waits for its gather, and
+// ZeRO-1/2's after-step gathers follow the last optimizer. A class's optimizer starts when its
+// backward and every reduction are done (an event: the last reduction's end), then the
+// framework's fixed per-step overhead (Lightning). The input pipeline prefetches the next
+// step's batches in parallel; when loading them takes longer than the step, the step waits.
 //
 // What real jobs pay on top (IterationOverheads, sim/step/overheads.hpp, docs/model.md):
-// backward slowed while a collective runs (SMs and HBM taken by its kernels; first order: the
-// slowdown does not move the gradients' ready times), each collective's launch, DDP's copies of
-// the gradients into buckets (during backward) and out of them (before the optimizer).
+// backward slowed while a collective runs (SMs and HBM taken by its kernels, from the bytes its
+// schedule really sends; first order: the slowdown does not move the gradients' ready times),
+// each collective's launch, DDP's copies of the gradients into buckets (during backward) and out
+// of them (before the optimizer).
 #pragma once
 
 #include <functional>
@@ -28,6 +33,7 @@
 #include "sim/step/buckets.hpp"
 #include "sim/step/compute.hpp"
 #include "sim/step/frameworks.hpp"
+#include "sim/step/sharded.hpp"
 
 namespace ddpsim::sim {
 
@@ -36,6 +42,7 @@ struct RankClass {
   int ranks = 1;               // how many ranks it stands for
   double compute_scale = 1.0;  // their forward/backward/optimizer times relative to the model's
   Time loader{0};              // their input pipeline's time per step (0: never the bound)
+  Time start{0};               // when they start the step (stragglers: later than the others)
 };
 
 // Per-step overheads as the iteration charges them; all zero: none.
@@ -43,8 +50,7 @@ struct IterationOverheads {
   Bandwidth hbm{0};                    // the GPU's HBM; 0: no interference
   int sm_count = 0;                    // 0: unknown, no SM term
   int comm_ctas = 0;                   // SMs each collective occupies; 0: its channel count
-  double hbm_bytes_per_wire_byte = 0;  // HBM traffic of a collective per byte it sends
-  double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
+  double hbm_bytes_per_wire_byte = 0;  // HBM traffic of a collective per byte it sends (its schedule's bytes)
   Time launch{0};                      // per collective, before it can start
   Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
 };
@@ -59,6 +65,9 @@ struct IterationSetup {
   Time loader{0};         // input pipeline time per optimizer step, for the default class
   // The framework's reduction of `bytes`, priced by the CollectiveModel.
   std::function<PricedCollective(Bytes)> collective;
+  // Sharded frameworks: the parameter gathers (sharded.hpp) and their price (op, bytes).
+  std::vector<ShardedJob> gathers;
+  std::function<PricedCollective(algo::CollectiveOp, Bytes)> price;
   NetworkBackend* network = nullptr;
   std::vector<RankClass> classes;  // empty: one class {all ranks, scale 1, `loader`}
   IterationOverheads overheads;
@@ -70,6 +79,7 @@ struct BucketTiming {
   const algo::Algorithm* algorithm = nullptr;
   std::optional<algo::Protocol> protocol;
   int channels = 1;
+  double wire_bytes = 0;  // bytes each rank sends (its schedule's)
 };
 
 struct IterationResult {
@@ -84,7 +94,13 @@ struct IterationResult {
   Time bucket_copy{0};   // DDP's copies into buckets (in backward) and out of them (before the optimizer)
   Time launch{0};        // launch cost of all collectives (hidden where they overlap backward)
   Time negotiation{0};   // Horovod: negotiation of all cycles (hidden where they overlap backward)
+  Time gather_busy{0};   // sharded: sum of the parameter gathers' durations (also in comm_busy)
+  Time gather_exposed{0};  // sharded: the slowest class's compute waiting for gathers, and the after-step gathers
   std::vector<BucketTiming> buckets;
+  std::vector<Time> class_end;       // per class: when its step ends (optimizer and overhead done)
+  std::vector<Time> class_gradients; // per class: when its backward produced its last gradients
+  Time last_release{0};              // when the last gradient reduction was released
+  int network_rounds = 0;            // link-sharing backends: batches timed before the fixed point
   std::uint64_t events = 0;  // engine events processed
 };
 

@@ -52,28 +52,22 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
   const int states = (in.optimizer == Optimizer::adam ? 2 : 1) + (mixed(in.precision) ? 1 : 0);  // x 4 B each
   r.optimizer = shard(p * states, 4, opt_ranks);
 
-  switch (in.framework) {
-    case Framework::pytorch_ddp:
-    case Framework::lightning:
-    case Framework::smddp:
-    case Framework::parameter_server:
-    case Framework::gloo:
-      r.buckets = Bytes{static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(elem)};  // flat bucket copy
-      break;
-    case Framework::horovod: r.buckets = in.fusion_buffer; break;
-    case Framework::zero1:
-    case Framework::zero2: r.buckets = Bytes{2 * in.bucket_cap.n}; break;
-    case Framework::zero3:
-    case Framework::fsdp: {
-      std::uint64_t largest = 0;
-      for (const Layer& l : m.layers) {
-        std::uint64_t n = 0;
-        for (const Tensor& t : l.params) n += t.numel;
-        largest = std::max(largest, n);
-      }
-      r.buckets = Bytes{2 * in.bucket_cap.n + 2 * largest * static_cast<std::uint64_t>(elem)};
-      break;
+  // The framework's communication buffers (its traits, frameworks.hpp).
+  const FrameworkTraits& tr = traits(in.framework);
+  if (tr.shard == ShardStage::parameters) {
+    std::uint64_t largest = 0;
+    for (const Layer& l : m.layers) {
+      std::uint64_t n = 0;
+      for (const Tensor& t : l.params) n += t.numel;
+      largest = std::max(largest, n);
     }
+    r.buckets = Bytes{2 * in.bucket_cap.n + 2 * largest * static_cast<std::uint64_t>(elem)};
+  } else if (tr.shard != ShardStage::none) {
+    r.buckets = Bytes{2 * in.bucket_cap.n};
+  } else if (tr.reducer == ReducerKind::horovod_cycle) {
+    r.buckets = in.fusion_buffer;
+  } else {
+    r.buckets = Bytes{static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(elem)};  // flat bucket copy
   }
 
   double saved = 0, masks = 0;

@@ -3,17 +3,6 @@
 #include "core/error.hpp"
 
 namespace ddpsim::sim {
-namespace {
-
-// Frameworks whose gradients go through DDP's Reducer buckets (and its copies).
-bool ddp_buckets_used(Framework f)
-{
-  return f == Framework::pytorch_ddp || f == Framework::lightning || f == Framework::smddp ||
-         f == Framework::parameter_server || f == Framework::gloo;
-}
-
-}  // namespace
-
 void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const Topology& topo, IterationSetup& setup)
 {
   DDPSIM_CHECK(setup.model, "overheads need the model");
@@ -27,15 +16,14 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
     // other libraries take what their schedule's channels say.
     if (backend_of(ctx.framework) == "nccl") o.comm_ctas = spec.comm_ctas > 0 ? spec.comm_ctas : gpu.nccl_ctas;
     else if (spec.comm_ctas > 0) o.comm_ctas = spec.comm_ctas;
-    // A ring all-reduce sends 2(n-1)/n of the bytes per rank, a reduce-scatter (n-1)/n, all of it reduced.
-    o.wire_bytes_per_byte = (ctx.reduce_scatter ? 1.0 : 2.0) * (n - 1) / n;
+    // The bytes each collective sends come from its schedule (the step); a reduce-scatter reduces all of them.
     o.hbm_bytes_per_wire_byte = ctx.reduce_scatter ? kReduceHbmBytesPerWireByte : spec.hbm_bytes_per_wire_byte;
   }
   if (n > 1) o.launch = spec.collective_launch;
-  if (n > 1 && ddp_buckets_used(ctx.framework) && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
+  if (n > 1 && traits(ctx.framework).bucket_copies && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
-  if (ctx.framework == Framework::horovod && n > 1) {
+  if (traits(ctx.framework).reducer == ReducerKind::horovod_cycle && n > 1) {
     const Time net = topo.nodes() > 1 ? topo.instance().nic.latency : Time{0};
     setup.framework.horovod_negotiation =
         spec.horovod_negotiation.value_or(horovod_small_allreduce(n, net, ctx.tcp_message) * 2);  // AND + OR

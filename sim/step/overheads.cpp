@@ -16,27 +16,9 @@ double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidt
   return std::max(sm, hbm.bytes_per_s / left);
 }
 
-Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_view)
-{
-  if (gradient_as_bucket_view) return Time{0};
-  return transfer_time(4.0 * gradients.as_double(), hbm);
-}
+Time bucket_copy_time(Bytes gradients, Bandwidth hbm) { return transfer_time(2.0 * gradients.as_double(), hbm); }
 
 Time launch_cost(int collectives, Time per_launch) { return per_launch * collectives; }
-
-Time horovod_negotiation(int cycles, Time small_allreduce) { return small_allreduce * (2 * cycles); }
-
-Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect)
-{
-  if (gpudirect) return Time{0};
-  return transfer_time(2.0 * bytes.as_double(), pcie);
-}
-
-Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory)
-{
-  DDPSIM_CHECK(workers >= 1, "a reduction needs a worker");
-  return transfer_time(bytes.as_double() * (workers + 1), cpu_memory);
-}
 
 double optimizer_bytes_per_param(Optimizer opt, Precision p)
 {

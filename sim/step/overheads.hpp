@@ -47,27 +47,14 @@ double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidt
 // the received chunk, write the sum (3); 1 for a copy (all-gather steps).
 constexpr double kReduceHbmBytesPerWireByte = 3.0;
 
-// DDP copies each gradient into its bucket before the all-reduce and back after (reducer.cpp,
-// `mark_variable_ready_dense` / `finalize_bucket_dense`): 2 reads + 2 writes of the gradient
-// bytes at HBM bandwidth. Zero with `gradient_as_bucket_view=True` (the gradients are views).
-Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_view);
+// DDP copies each gradient into its bucket as autograd produces it and back into the gradient
+// after the reductions (reducer.cpp, `mark_variable_ready_dense` / `finalize_bucket_dense`): each
+// copy reads and writes the gradient bytes at HBM bandwidth, 2 x bytes. None with
+// `gradient_as_bucket_view=True` (the gradients are views; overhead_setup.cpp leaves copy_hbm 0).
+Time bucket_copy_time(Bytes gradients, Bandwidth hbm);
 
 // Host launch cost of `collectives` NCCL calls at `per_launch` each (CPU side, before the GPU
 // kernel can start; on the order of microseconds per launch).
 Time launch_cost(int collectives, Time per_launch);
-
-// Horovod's negotiation per cycle with the response cache on: the ranks agree on which cached
-// tensors are ready with two bit-vector all-reduces (bitwise AND and OR, horovod
-// common/mpi/mpi_controller.cc), each a small-message all-reduce of `small_allreduce` latency.
-Time horovod_negotiation(int cycles, Time small_allreduce);
-
-// Staging through host memory when the NIC cannot read GPU memory (no GPUDirect RDMA: p3dn):
-// each byte crosses PCIe twice more, device to host before sending and host to device after
-// receiving, at the PCIe rate.
-Time host_staging_time(Bytes bytes, Bandwidth pcie, bool gpudirect);
-
-// SMDDP's (Herring's) server-side reduction on the CPU: a server receiving `bytes` from each of
-// `workers` reads them all and writes the sum once, at the socket's memory bandwidth.
-Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory);
 
 }  // namespace ddpsim::sim

@@ -31,6 +31,8 @@ class DdpReducer final : public GradientReducer {
     left_ = buckets_.size();
   }
 
+  bool idle() const override { return left_ == 0; }
+
   void gradient_ready(Engine& engine, std::size_t layer) override
   {
     for (std::size_t b : per_layer_[layer])
@@ -43,8 +45,8 @@ class DdpReducer final : public GradientReducer {
     CommJob j{std::move(buckets_[b].tensors), Bytes{0}, now};
     for (const TensorRef& t : j.tensors) j.bytes += tensor_bytes(model_, t, wire_bytes(o_));
     --left_;
-    if (o_.framework != Framework::smddp || o_.smddp_fusion_threshold.n == 0) {
-      released_.push_back(std::move(j));
+    if (traits(o_.framework).reducer != ReducerKind::smddp_fusion || o_.smddp_fusion_threshold.n == 0) {
+      release(std::move(j));
       return;
     }
     // SMDDP's balanced fusion buffer: sent once it exceeds the threshold, or with the last bucket.
@@ -52,7 +54,7 @@ class DdpReducer final : public GradientReducer {
     buffer_.bytes += j.bytes;
     buffer_.ready = now;
     if (buffer_.bytes > o_.smddp_fusion_threshold || left_ == 0) {
-      released_.push_back(std::move(buffer_));
+      release(std::move(buffer_));
       buffer_ = CommJob{};
     }
   }
@@ -75,6 +77,8 @@ class HorovodReducer final : public GradientReducer {
     DDPSIM_CHECK(cycle_ > Time{0} && threshold_.n > 0, "Horovod cycle time and fusion threshold must be positive");
   }
 
+  bool idle() const override { return queue_.empty() && !tick_scheduled_; }
+
   void gradient_ready(Engine& engine, std::size_t layer) override
   {
     // Tensors enter the queue in the order their gradients become ready (within a layer, reverse
@@ -95,7 +99,7 @@ class HorovodReducer final : public GradientReducer {
     for (const TensorRef& t : queue_) {
       const Bytes b = tensor_bytes(model_, t, wire_);
       if (!current.tensors.empty() && current.bytes + b > threshold_) {
-        released_.push_back(std::move(current));
+        release(std::move(current));
         current = CommJob{};
       }
       current.tensors.push_back(t);
@@ -103,8 +107,8 @@ class HorovodReducer final : public GradientReducer {
       current.ready = now + negotiation_;  // the ranks agree on what is ready before launching
     }
     if (!queue_.empty()) ++cycles_;
-    if (!current.tensors.empty()) released_.push_back(std::move(current));
     queue_.clear();
+    if (!current.tensors.empty()) release(std::move(current));
   }
 
   const ModelSpec& model_;
@@ -121,7 +125,7 @@ class HorovodReducer final : public GradientReducer {
 std::unique_ptr<GradientReducer> make_reducer(const ModelSpec& model, const FrameworkOptions& options)
 {
   DDPSIM_CHECK(options.bytes_per_element > 0, "gradient element size must be positive");
-  if (options.framework == Framework::horovod) return std::make_unique<HorovodReducer>(model, options);
+  if (traits(options.framework).reducer == ReducerKind::horovod_cycle) return std::make_unique<HorovodReducer>(model, options);
   return std::make_unique<DdpReducer>(model, options);
 }
 

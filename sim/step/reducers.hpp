@@ -10,6 +10,7 @@
 //     releases them (horovod/common/operations.cc RunLoopOnce, controller.cc FuseResponses).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,8 +28,17 @@ class GradientReducer {
   const std::vector<CommJob>& released() const { return released_; }
   // Horovod: background cycles that released something (each paid a negotiation); 0 for the others.
   int cycles() const { return cycles_; }
+  // True when every gradient reported so far has been released (nothing queued or held).
+  virtual bool idle() const = 0;
+  // Called with each reduction as it is released (the step puts it on its communication stream).
+  std::function<void(const CommJob&)> on_release;
 
  protected:
+  void release(CommJob j)
+  {
+    released_.push_back(std::move(j));
+    if (on_release) on_release(released_.back());
+  }
   std::vector<CommJob> released_;
   int cycles_ = 0;
 };

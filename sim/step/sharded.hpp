@@ -11,24 +11,24 @@
 //   zero-1/2: after the optimizer step every rank all-gathers the updated parameters (Psi bytes);
 //   zero-3, fsdp: every layer's parameters are all-gathered before its forward and again before its
 //            backward (prefetched one ahead), and freed afterwards: 3 Psi in total (ZeRO 7.2.2).
-// The CollectiveModel prices each job (NCCL's choice among the algorithms that implement the op:
+// The step (sim/step/iteration.hpp) runs them on a stream of their own inside the iteration: the
+// forward and backward gathers of each micro-step are released when every rank class starts that
+// pass (prefetched in order), a layer waits for its gather, and the after-step gathers follow the
+// optimizer. The CollectiveModel prices each job (NCCL's choice among the algorithms that implement the op:
 // rings for ReduceScatter/AllGather as modelled).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "algorithms/schedule.hpp"
 #include "core/units.hpp"
-#include "sim/network/network.hpp"
-#include "sim/step/compute.hpp"
 #include "sim/step/frameworks.hpp"
 #include "sim/step/model.hpp"
 
 namespace ddpsim::sim {
 
-enum class ShardStage { none = 0, optimizer = 1, gradients = 2, parameters = 3 };
+// The framework's shard stage (its traits, frameworks.hpp).
 ShardStage shard_stage(Framework f);
 // The collective that reduces gradients: reduce-scatter for every sharded framework (DeepSpeed
 // stages 1 and 2 share one reduce-scatter path, deepspeed/runtime/zero/stage_1_and_2.py), else
@@ -50,19 +50,5 @@ struct ShardedJob {
 // frameworks. `bytes_per_element` is the parameters' storage in compute precision; `bucket`
 // caps the after-step gathers (DeepSpeed allgather_bucket_size).
 std::vector<ShardedJob> parameter_gathers(const ModelSpec& model, Framework f, int bytes_per_element, Bytes bucket);
-
-struct GatherCost {
-  Time busy{0};     // sum of the gathers' durations
-  Time exposed{0};  // how much they lengthen the step
-};
-
-// Prices the gathers on the network: forward (and backward) gathers run on their own stream,
-// prefetched in order from the pass's start, and layer i starts when both layer i-1 and gather i
-// are done; the after-step gathers run back to back after the optimizer, fully exposed.
-// `collective` gives the schedule of one (op, bytes) collective.
-// With k micro-steps (gradient accumulation) the forward and backward gathers repeat k times.
-GatherCost price_gathers(const std::vector<ShardedJob>& jobs, const LayerTimes& times, int accum_steps,
-                         NetworkBackend& network,
-                         const std::function<algo::CoarseSchedule(algo::CollectiveOp, Bytes)>& collective);
 
 }  // namespace ddpsim::sim

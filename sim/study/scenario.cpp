@@ -84,6 +84,9 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
     if (shard_stage(cfg.framework) != ShardStage::none) return model.price(gradient_op(cfg.framework), bytes);
     return framework_reduce(fc, model, bytes);
   };
+  // [issue 11] sharded frameworks: their parameter all-gathers, a stream inside the step (sharded.hpp).
+  setup.gathers = parameter_gathers(spec.model, cfg.framework, fo.bytes_per_element, spec.training.bucket_cap);
+  setup.price = [&](algo::CollectiveOp op, Bytes bytes) { return model.price(op, bytes); };
   setup.network = network.get();
   // Issue 9: what real jobs pay per step (overhead_setup.hpp).
   apply_overheads(spec.overheads,
@@ -91,14 +94,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
                                   shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
                                   spec.training.gradient_as_bucket_view},
                   topo, setup);
-  IterationResult it = simulate_iteration(setup, timeline);
-  // [issue 11] sharded frameworks: parameter all-gathers priced as (op, bytes) jobs (sharded.hpp).
-  const GatherCost gathers = price_gathers(
-      parameter_gathers(spec.model, cfg.framework, fo.bytes_per_element, spec.training.bucket_cap), setup.times,
-      setup.accum_steps, *network, [&](algo::CollectiveOp op, Bytes bytes) { return model.price(op, bytes).schedule; });
-  it.comm_busy += gathers.busy;
-  it.exposed_comm += gathers.exposed;
-  it.step += gathers.exposed;
+  const IterationResult it = simulate_iteration(setup, timeline);
   const auto* flow = dynamic_cast<const FlowBackend*>(network.get());
 
   ConfigResult r;
@@ -145,14 +141,18 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.warnings = framework_warnings(cfg.framework, inst);
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
   // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.
-  r.gather_s = gathers.busy.seconds();
+  r.gather_s = it.gather_busy.seconds();
   r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
                                         r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
                                         cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
                                         inst.gpu.memory});
   r.fits = r.memory.fits();
-  // Issue 12: stragglers and jitter on top of the nominal iteration (sim/study/stragglers.hpp).
-  if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);
+  // Issue 12: stragglers and jitter: K steps of the same iteration with sampled rank classes
+  // (sim/study/stragglers.hpp), on the same network (the trace keeps the nominal step).
+  if (spec.stragglers) {
+    network->set_timeline(nullptr);
+    r.stragglers = simulate_stragglers(setup, it, r.gpus, gpn, *spec.stragglers);
+  }
   return r;
 }
 

@@ -2,23 +2,43 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/error.hpp"
 #include "core/quantile.hpp"
 #include "core/random.hpp"
-#include "sim/step/iteration.hpp"
 
 namespace ddpsim::sim {
+namespace {
 
-StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int gpus_per_node, const StragglerSpec& spec)
+// Ranks with the same factor and start time, as one rank class each; class_of[r] is rank r's.
+std::vector<RankClass> fold(const std::vector<double>& f, const std::vector<Time>& start, Time origin,
+                            std::vector<std::size_t>& class_of)
+{
+  std::vector<RankClass> classes;
+  std::map<std::pair<std::uint64_t, std::int64_t>, std::size_t> index;
+  for (std::size_t r = 0; r < f.size(); ++r) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &f[r], sizeof bits);
+    const auto [it, fresh] = index.try_emplace({bits, (start[r] - origin).ps}, classes.size());
+    if (fresh) classes.push_back(RankClass{0, f[r], Time{0}, start[r] - origin});
+    ++classes[it->second].ranks;
+    class_of[r] = it->second;
+  }
+  return classes;
+}
+
+}  // namespace
+
+StragglerResult simulate_stragglers(const IterationSetup& setup, const IterationResult& nominal, int ranks,
+                                    int gpus_per_node, const StragglerSpec& spec)
 {
   DDPSIM_CHECK(ranks >= 1 && gpus_per_node >= 1 && spec.steps >= 1, "stragglers: ranks, gpus_per_node, steps");
-  DDPSIM_CHECK(nominal.bucket_ready.size() == nominal.bucket_duration.size(), "stragglers: bucket lists differ");
-  const std::size_t nb = nominal.bucket_ready.size(), nr = static_cast<std::size_t>(ranks);
+  const std::size_t nr = static_cast<std::size_t>(ranks);
   SplitMix64 rng{spec.seed};
 
-  // Constant per-rank factors and loader periods (seconds).
-  std::vector<double> fixed(nr, 1.0), loader(nr, nominal.loader.seconds());
+  // Constant per-rank factors and loader periods.
+  std::vector<double> fixed(nr, 1.0), loader_scale(nr, 1.0);
   for (const auto& [node, f] : spec.node_factor)
     for (int g = 0; g < gpus_per_node; ++g)
       if (const std::size_t r = static_cast<std::size_t>(node * gpus_per_node + g); r < nr) fixed[r] *= f;
@@ -26,36 +46,22 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
     if (rank >= 0 && static_cast<std::size_t>(rank) < nr) fixed[static_cast<std::size_t>(rank)] *= f;
   for (const auto& [node, f] : spec.node_loader)
     for (int g = 0; g < gpus_per_node; ++g)
-      if (const std::size_t r = static_cast<std::size_t>(node * gpus_per_node + g); r < nr) loader[r] *= f;
+      if (const std::size_t r = static_cast<std::size_t>(node * gpus_per_node + g); r < nr) loader_scale[r] *= f;
   if (spec.clock_sigma > 0)
     for (double& f : fixed) f *= std::exp(spec.clock_sigma * rng.normal());
-
-  std::vector<double> offset(nb), duration(nb);
-  for (std::size_t b = 0; b < nb; ++b) {
-    offset[b] = nominal.bucket_ready[b].seconds();
-    duration[b] = nominal.bucket_duration[b].seconds();
-  }
-  const double compute = nominal.compute.seconds(), opt = nominal.optimizer.seconds(), over = nominal.overhead.seconds();
-
-  // Nominal step (every factor 1, loader as given): the same recurrence for one rank.
-  auto one_step = [&](double f, double start, std::vector<double>& ready) {
-    for (std::size_t b = 0; b < nb; ++b) ready[b] = start + f * offset[b];
-  };
-  double nominal_end = 0;
-  {
-    std::vector<double> ready(nb);
-    one_step(1.0, 0.0, ready);
-    double free = 0;
-    for (std::size_t b = 0; b < nb; ++b) free = std::max(free, ready[b]) + duration[b];
-    nominal_end = std::max(std::max(compute, free) + opt + over, nominal.loader.seconds());
-  }
+  const Time loader = setup.classes.empty() ? setup.loader : setup.classes.front().loader;
 
   StragglerResult out;
   out.ranks = ranks;
   out.steps = spec.steps;
-  out.nominal_step_s = nominal_end;
-  std::vector<double> start(nr, 0.0), end(nr, 0.0), f(nr), ready(nb);
-  double prev_last_end = 0, wait_sum = 0;
+  out.nominal_step_s = nominal.step.seconds();
+  IterationSetup step = setup;
+  step.loader = Time{0};  // each rank's batches gate its start instead
+  std::vector<Time> start(nr), end(nr);
+  std::vector<double> f(nr);
+  std::vector<std::size_t> class_of(nr);
+  Time prev_last_end{0};
+  double wait_sum = 0;
   for (int s = 0; s < spec.steps; ++s) {
     for (std::size_t r = 0; r < nr; ++r) {
       f[r] = fixed[r];
@@ -63,25 +69,25 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
       if (spec.jitter_sigma > 0) f[r] *= std::exp(spec.jitter_sigma * rng.normal() - spec.jitter_sigma * spec.jitter_sigma / 2);
       // The loader prefetches one batch per period from time 0 (the first is ready at the start);
       // a rank starts step s when its batch s is there.
-      start[r] = std::max(end[r], static_cast<double>(s) * loader[r]);
+      const Time batch{std::llround(static_cast<double>(loader.ps) * loader_scale[r] * s)};
+      start[r] = max(end[r], batch);
     }
-    // ready_b = max over ranks: the O(ranks x buckets) core.
-    std::fill(ready.begin(), ready.end(), 0.0);
-    for (std::size_t r = 0; r < nr; ++r)
-      for (std::size_t b = 0; b < nb; ++b) ready[b] = std::max(ready[b], start[r] + f[r] * offset[b]);
-    double free = 0;
-    for (std::size_t b = 0; b < nb; ++b) free = std::max(free, ready[b]) + duration[b];
-    double last_end = 0;
+    const Time origin = *std::min_element(start.begin(), start.end());
+    step.classes = fold(f, start, origin, class_of);
+    const IterationResult it = simulate_iteration(step, nullptr);
+    Time last_end{0};
     for (std::size_t r = 0; r < nr; ++r) {
-      if (nb > 0) {
-        const double w = ready[nb - 1] - (start[r] + f[r] * offset[nb - 1]);
+      const std::size_t c = class_of[r];
+      if (!it.buckets.empty()) {
+        // How long the rank's last gradients waited for the slowest rank's.
+        const double w = std::max(0.0, (it.last_release - it.class_gradients[c]).seconds());
         wait_sum += w;
         out.sync_wait_max_s = std::max(out.sync_wait_max_s, w);
       }
-      end[r] = std::max(start[r] + f[r] * compute, nb > 0 ? free : 0.0) + f[r] * opt + over;
-      last_end = std::max(last_end, end[r]);
+      end[r] = origin + it.class_end[c];
+      last_end = max(last_end, end[r]);
     }
-    out.step_s.push_back(last_end - prev_last_end);
+    out.step_s.push_back((last_end - prev_last_end).seconds());
     prev_last_end = last_end;
   }
   double sum = 0;
@@ -89,28 +95,9 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
   out.step_mean_s = sum / spec.steps;
   out.step_p50_s = quantile(out.step_s, 0.50);
   out.step_p99_s = quantile(out.step_s, 0.99);
-  out.slowdown = out.step_mean_s / nominal_end;
-  out.sync_wait_mean_s = nb > 0 ? wait_sum / (static_cast<double>(nr) * spec.steps) : 0;
+  out.slowdown = out.step_mean_s / out.nominal_step_s;
+  out.sync_wait_mean_s = nominal.buckets.empty() ? 0 : wait_sum / (static_cast<double>(nr) * spec.steps);
   return out;
-}
-
-NominalStep nominal_step(const IterationResult& it, Time loader)
-{
-  NominalStep n;
-  // Issue 9: DDP's copies into buckets and the interference lengthen backward; the copies out
-  // of the buckets (the other half of bucket_copy) come before the optimizer.
-  const Time copy_out{it.bucket_copy.ps / 2};
-  n.compute = it.forward + it.backward + it.interference + (it.bucket_copy - copy_out);
-  // Each collective starts its launch cost after its gradients are ready (issue 9).
-  const Time launch{it.buckets.empty() ? 0 : it.launch.ps / static_cast<std::int64_t>(it.buckets.size())};
-  for (const BucketTiming& b : it.buckets) {
-    n.bucket_ready.push_back(b.ready + launch);
-    n.bucket_duration.push_back(b.end - b.start);
-  }
-  n.optimizer = it.optimizer;
-  n.overhead = it.overhead + copy_out;
-  n.loader = loader;
-  return n;
 }
 
 }  // namespace ddpsim::sim

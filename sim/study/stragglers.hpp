@@ -1,16 +1,16 @@
 // Stragglers and jitter: ranks that compute at different speeds, synchronised by the gradient
-// all-reduces. A collective starts when the LAST rank has its gradients ready, so for bucket b in
-// step s:  ready_b = max over ranks r of (start_r + f_rs x offset_b), where offset_b is when the
-// nominal rank has bucket b ready (time since its step start) and f_rs its compute factor. The
-// buckets' all-reduces run in order on one stream with their nominal durations (stragglers change
-// when a collective starts, not how long its bytes take). A rank's step ends after its optimizer,
-// which waits for its own backward and the last all-reduce; the next step starts then, or when its
-// input pipeline has the next batch (a slow loader). O(ranks x buckets) per step.
+// reductions. K steps (steps_simulated) of the SAME engine step as the nominal one
+// (sim/step/iteration.hpp), each with the ranks as rank classes of their own speed and start
+// time, so every term of the step is in them: interference, bucket copies, launches, Horovod's
+// cycle, ZeRO/FSDP gathers. A reduction starts when the last class has its gradients; a rank's
+// step ends after its optimizer; it starts the next one then, or when its input pipeline has the
+// next batch (a slow loader: batch s is ready at s x its loader period). Ranks with the same
+// speed and start are one class.
 //
 // Factors: f_rs = fixed_r x clock_r x jitter_rs. fixed_r: chosen ranks' slowdown; clock_r: a
 // per-rank constant (thermal/clock spread) drawn once, lognormal with median 1; jitter_rs: per rank
-// and step, lognormal with mean 1. Draws come from a splitmix64 stream (same numbers everywhere).
-// Times in picoseconds (Time) in, seconds out.
+// and step, lognormal with mean 1. Draws come from core/random.hpp's SplitMix64 (same numbers
+// everywhere): the clock factors rank by rank, then per step the jitter rank by rank.
 #pragma once
 
 #include <cstdint>
@@ -18,18 +18,9 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "sim/step/iteration.hpp"
 
 namespace ddpsim::sim {
-
-// One nominal rank's iteration, as the iteration simulation gives it.
-struct NominalStep {
-  Time compute{0};                    // forward + backward (all micro-steps)
-  std::vector<Time> bucket_ready;     // per bucket, from the step's start, in launch order
-  std::vector<Time> bucket_duration;  // per bucket all-reduce duration
-  Time optimizer{0};                  // scaled by the rank's factor
-  Time overhead{0};                   // framework per-step overhead, not scaled
-  Time loader{0};                     // input pipeline time per step (0: never bounds)
-};
 
 struct StragglerSpec {
   std::map<int, double> rank_factor;  // rank -> compute slowdown (1.5 = 50% slower)
@@ -52,12 +43,9 @@ struct StragglerResult {
   double sync_wait_mean_s = 0, sync_wait_max_s = 0;
 };
 
-StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int gpus_per_node, const StragglerSpec& spec);
-
-// Where it plugs in: the nominal step of a simulated iteration (sim/step/iteration.hpp): the
-// buckets' ready times and durations, forward + backward, optimizer, overhead; `loader` is the
-// setup's input-pipeline time per step.
-struct IterationResult;
-NominalStep nominal_step(const IterationResult& it, Time loader);
+// `setup` is the nominal step's (its classes are replaced; its loader becomes each rank's), and
+// `nominal` its result (every factor 1).
+StragglerResult simulate_stragglers(const IterationSetup& setup, const IterationResult& nominal, int ranks,
+                                    int gpus_per_node, const StragglerSpec& spec);
 
 }  // namespace ddpsim::sim

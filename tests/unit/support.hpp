@@ -1,6 +1,8 @@
 // Shared test fixtures: the built-in catalog, parsed once per test process.
 #pragma once
 
+#include <map>
+
 #include "app/input/catalog_loader.hpp"
 #include "sim/network/network.hpp"
 
@@ -15,7 +17,7 @@ inline const app::Catalog& catalog()
 // A catalog instance by name (the test fails loudly on a typo: find() returns nullptr).
 inline const InstanceSpec& instance(const char* name) { return catalog().at(name); }
 
-// A backend whose every collective takes `each`, one after another on one stream: for testing the
+// A backend whose every collective takes `each`, one after another on its stream: for testing the
 // iteration's and the frameworks' bookkeeping without a network model.
 class FixedBackend final : public sim::NetworkBackend {
  public:
@@ -24,11 +26,11 @@ class FixedBackend final : public sim::NetworkBackend {
   std::vector<sim::JobTiming> run(const std::vector<sim::CollectiveJob>& jobs) override
   {
     std::vector<sim::JobTiming> out;
-    Time free{0};
+    std::map<int, Time> free;
     for (const auto& j : jobs) {
-      const Time start = max(j.ready, free);
+      const Time start = max(j.ready, free[j.stream]);
       out.push_back({start, start + each_});
-      free = start + each_;
+      free[j.stream] = start + each_;
     }
     return out;
   }

@@ -34,10 +34,11 @@ struct Toy {
     s.times.backward_total = Time::from_us(800);
     s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4000};
     s.optimizer = Time::from_us(50);
-    s.collective = [](Bytes) {
+    s.collective = [](Bytes bytes) {
       PricedCollective p;
       p.algorithm = &algo::Registry::instance().get("ring");
       p.channels = 1;
+      p.wire_bytes = 1.75 * bytes.as_double();  // what a ring on 8 ranks sends: 2 x 7/8 of the bytes
       return p;
     };
     s.network = net;
@@ -82,7 +83,6 @@ TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the
   // 8 ranks: 1.75 x 4000 B sent per bucket, 2 HBM bytes each, in 150 us: 93.33 MB/s of HBM.
   // An HBM of twice that leaves compute half during the 3 x 150 us overlapped: 225 us of
   // backward left undone, done after.
-  s.overheads.wire_bytes_per_byte = 1.75;
   s.overheads.hbm_bytes_per_wire_byte = 2;
   s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 150e-6};
   const IterationResult r = simulate_iteration(s);
@@ -98,7 +98,6 @@ TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
   IterationSetup s = toy.setup(&net);
   s.overheads.sm_count = 10;                // one channel of 10 SMs: compute at 9/10
   s.overheads.hbm = Bandwidth{1e15};        // HBM traffic negligible
-  s.overheads.wire_bytes_per_byte = 1.75;
   s.overheads.hbm_bytes_per_wire_byte = 2;
   const IterationResult r = simulate_iteration(s);
   CHECK(r.interference.us() == Approx(45));  // 3 x 150 us overlapped x 1/10 of the SMs taken
