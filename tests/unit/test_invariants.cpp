@@ -16,6 +16,7 @@
 #include "app/output/report.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "sim/network/collective_model.hpp"
+#include "property.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
@@ -53,20 +54,9 @@ sim::ScenarioReport run(const Case& c)
   return sim::run_scenario(spec, sim::RunOptions{});
 }
 
-template <class Testable>
-void property(const char* description, int cases, Testable&& testable)
+void property(const char* description, int cases, auto&& testable)
 {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = cases;
-  if (std::getenv("RC_PARAMS") == nullptr) params.seed = 20261125;
-  rc::detail::TestMetadata meta;
-  meta.id = description;
-  meta.description = description;
-  const rc::detail::TestResult result = rc::detail::checkTestable(std::forward<Testable>(testable), meta, params);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  INFO(description << ": " << message.str());
-  CHECK(result.template is<rc::detail::SuccessResult>());
+  test::property(description, cases, 20261125, std::forward<decltype(testable)>(testable));
 }
 
 }  // namespace

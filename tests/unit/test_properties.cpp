@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/input/scenario_loader.hpp"
+#include "property.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
@@ -56,22 +57,9 @@ sim::ConfigResult run(const Random& s, sim::EngineKind engine = sim::EngineKind:
 
 bool finite_non_negative(double v) { return std::isfinite(v) && v >= 0; }
 
-// rc::prop with a case count and a fixed seed (RC_PARAMS can still override the seed): the same
-// cases on every run, and few enough of them that the file takes seconds.
-template <class Testable>
-void property(const char* description, int cases, Testable&& testable)
+void property(const char* description, int cases, auto&& testable)
 {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = cases;
-  if (std::getenv("RC_PARAMS") == nullptr) params.seed = 20261123;
-  rc::detail::TestMetadata meta;
-  meta.id = description;
-  meta.description = description;
-  const rc::detail::TestResult result = rc::detail::checkTestable(std::forward<Testable>(testable), meta, params);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  INFO(description << ": " << message.str());
-  CHECK(result.template is<rc::detail::SuccessResult>());
+  test::property(description, cases, 20261123, std::forward<decltype(testable)>(testable));
 }
 
 }  // namespace
