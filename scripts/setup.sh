@@ -9,11 +9,10 @@ packages=(
   libsimgrid-dev libboost-graph-dev libeigen3-dev libyaml-cpp-dev libcli11-dev
   catch2 nlohmann-json3-dev libbenchmark-dev librapidcheck-dev
   python3-jsonschema python3-yaml
-  python3-torch python3-torchvision  # real PyTorch: scripts/export_model.py, ctest -R pytorch (issue 19)
+  python3-torch python3-torchvision  # real PyTorch: scripts/export_model.py, ctest -R pytorch, cli.torch_trace (issue 19)
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   libssl-dev
   zlib1g-dev  # gzip-compressed profiler traces (model.trace)
-  python3-torch  # tests/cli/torch_trace.sh: a real DDP run profiled (issue 19)
   chromium fonts-dejavu-core  # the HTML report's browser test (tests/cli/html_chromium.sh)
   slurm-wlm munge  # a real scheduler for sharded runs (tests/cli/slurm.sh; its daemons use private files)
 )
