@@ -68,8 +68,9 @@ sim::MultiJobSpec parse_multijob(const std::string& name, const YAML::Node& root
     r.error(cluster["gpus_per_node"], "cluster.gpus_per_node", "with jobs, one number (every node alike)");
   if (auto p = r.choice(root, "", "placement", false, {"packed", "spread"}))
     m.placement = *p == "spread" ? sim::Placement::spread : sim::Placement::packed;
-  const YAML::Node jobs = root["jobs"];
-  if (!jobs.IsSequence() || jobs.size() < 2) r.error(jobs, "jobs", "expected a list of at least two jobs");
+  const YAML::Node jobs = root["jobs"];  // const: a missing key is an invalid node, not a null one
+  if (!jobs.IsDefined()) r.error(root, "jobs", "missing (a shared-fabric file needs a list of jobs)");
+  else if (!jobs.IsSequence() || jobs.size() < 2) r.error(jobs, "jobs", "expected a list of at least two jobs");
   r.finish();
 
   // Each job: name, nodes (a count) or node_range [first, last], and its own sections.

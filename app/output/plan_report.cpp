@@ -122,7 +122,7 @@ std::string plan_json(const sim::PlanReport& rep)
     o["excluded"] = row.excluded;
     j["rows"].push_back(std::move(o));
   }
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // names from the user's file may hold invalid UTF-8
 }
 
 std::string plan_csv(const sim::PlanReport& rep)
