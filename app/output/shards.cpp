@@ -67,6 +67,9 @@ json header(const ShardInput& in, const Shard& shard, std::size_t configurations
               {"frame", std::move(frame)}};
 }
 
+// One JSON Lines record; names from the user's files may hold invalid UTF-8, written replaced.
+std::string jsonl_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+
 json row_line(std::size_t index, const sim::ConfigResult& r)
 {
   const std::string bytes = sim::encode_row(r);
@@ -95,8 +98,8 @@ std::string scenario_shard_jsonl(const sim::ScenarioReport& report, const Shard&
   const json frame{{"scenario", report.scenario}, {"description", report.description}, {"engine", report.engine},
                    {"model", report.model},       {"parameters", report.parameters},   {"price_source", report.price_source},
                    {"profile", report.profile_source}, {"notes", report.notes}};
-  std::string out = header(in, shard, report.results.size(), mine.size(), frame).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-  for (std::size_t i : mine) out += row_line(i, report.results[i]).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string out = jsonl_line(header(in, shard, report.results.size(), mine.size(), frame));
+  for (std::size_t i : mine) out += jsonl_line(row_line(i, report.results[i]));
   return out;
 }
 
@@ -119,12 +122,12 @@ std::string plan_shard_jsonl(const sim::PlanFrame& frame, const sim::Goal& goal,
                {"variants", std::move(vs)}};
   std::size_t rows = 0;
   for (const auto& r : results) rows += r.size();
-  std::string out = header(in, shard, frame.variants.size(), rows, f).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string out = jsonl_line(header(in, shard, frame.variants.size(), rows, f));
   for (std::size_t k = 0; k < variants.size(); ++k)
     for (std::size_t j = 0; j < results[k].size(); ++j) {
       json line = row_line(j, results[k][j]);
       line["variant"] = variants[k];
-      out += line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+      out += jsonl_line(line);
     }
   return out;
 }

@@ -47,6 +47,34 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   notes.emplace_back(buf);
 }
 
+// Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.
+void add_traced(const ScenarioSpec& spec, Uncertainty& u, std::vector<std::string>& notes)
+{
+  const TracedModel* t = spec.model.traced.get();
+  if (!t) return;
+  notes.insert(notes.end(), t->notes.begin(), t->notes.end());
+  const GpuRatio g = gpu_ratio(*t, spec.cluster.instance.gpu, spec.training.precision);
+  if (!g.scaled) return;
+  const double f = traced_compute_factor(*t, g.point);
+  const double lo = traced_compute_factor(*t, g.low) / f, hi = traced_compute_factor(*t, g.high) / f;
+  if (!has_knob(u, "compute_scale")) u.dims.push_back(assumed_range("compute_scale", 1.0, lo, hi));
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "model.trace: compute scaled from %s to %s: kernel time x %.3f (peak FLOP/s ratio %.3f, HBM ratio %.3f; "
+                "host time kept); the interval spans both ratios (compute x %.3f-%.3f), wider than a same-GPU prediction",
+                t->gpu->name.c_str(), spec.cluster.instance.gpu.name.c_str(), g.point, g.flops, g.hbm, lo, hi);
+  notes.emplace_back(buf);
+}
+
+// Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
+void mark_fit_roles(const JobProfile& p, ScenarioReport& report)
+{
+  for (ConfigResult& r : report.results)
+    for (const JobProfile::Role& role : p.roles)
+      if (role.nodes == r.nodes && role.framework == r.framework && r.compiler.empty()) r.fit_role = role.role;
+}
+
+
 }  // namespace
 
 std::vector<std::string> apply_job_profile(const JobProfile& p, ScenarioSpec& spec, Uncertainty& u)
@@ -115,36 +143,6 @@ ScenarioSpec calibrated(const ScenarioSpec& spec, std::vector<std::string>* note
   return s;
 }
 
-namespace {
-
-// Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.
-void add_traced(const ScenarioSpec& spec, Uncertainty& u, std::vector<std::string>& notes)
-{
-  const TracedModel* t = spec.model.traced.get();
-  if (!t) return;
-  notes.insert(notes.end(), t->notes.begin(), t->notes.end());
-  const GpuRatio g = gpu_ratio(*t, spec.cluster.instance.gpu, spec.training.precision);
-  if (!g.scaled) return;
-  const double f = traced_compute_factor(*t, g.point);
-  const double lo = traced_compute_factor(*t, g.low) / f, hi = traced_compute_factor(*t, g.high) / f;
-  if (!has_knob(u, "compute_scale")) u.dims.push_back(assumed_range("compute_scale", 1.0, lo, hi));
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "model.trace: compute scaled from %s to %s: kernel time x %.3f (peak FLOP/s ratio %.3f, HBM ratio %.3f; "
-                "host time kept); the interval spans both ratios (compute x %.3f-%.3f), wider than a same-GPU prediction",
-                t->gpu->name.c_str(), spec.cluster.instance.gpu.name.c_str(), g.point, g.flops, g.hbm, lo, hi);
-  notes.emplace_back(buf);
-}
-
-// Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
-void mark_fit_roles(const JobProfile& p, ScenarioReport& report)
-{
-  for (ConfigResult& r : report.results)
-    for (const JobProfile::Role& role : p.roles)
-      if (role.nodes == r.nodes && role.framework == r.framework && r.compiler.empty()) r.fit_role = role.role;
-}
-
-}  // namespace
 
 ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int samples)
 {
