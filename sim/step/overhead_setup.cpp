@@ -1,6 +1,7 @@
 #include "sim/step/overhead_setup.hpp"
 
 #include "core/error.hpp"
+#include "sim/step/framework_comm.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -36,9 +37,11 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
   if (ctx.framework == Framework::horovod && n > 1) {
-    const Time net = topo.nodes() > 1 ? topo.instance().nic.latency : Time{0};
+    std::size_t tensors = 0;  // Horovod caches one response per gradient tensor
+    for (const Layer& l : setup.model->layers)
+      for (const Tensor& t : l.params) tensors += t.grad ? 1 : 0;
     setup.framework.horovod_negotiation =
-        spec.horovod_negotiation.value_or(horovod_small_allreduce(n, net, ctx.tcp_message) * 2);  // AND + OR
+        spec.horovod_negotiation ? *spec.horovod_negotiation : horovod_negotiation(topo, tensors, ctx.tcp_message);
   }
 }
 
