@@ -98,25 +98,40 @@ std::vector<std::vector<ByteRange>> cut_ranges(const std::vector<ByteRange>& ran
   return out;
 }
 
-PhaseBuilder::PhaseBuilder(const Request& req, std::string name, int steps) : req_(req)
+PhaseBuilder::PhaseBuilder(const Request& req, std::string name, int steps)
+    : req_(req), head_(req.topo->device_count(), UINT32_MAX)
 {
   phase_.name = std::move(name);
   phase_.steps = steps;
 }
 
+std::uint32_t PhaseBuilder::find_or_add(TaskKind kind, VertexId src, VertexId dst, Time overhead)
+{
+  DDPSIM_CHECK(src < head_.size(), "a flow from a device outside the topology");
+  for (std::uint32_t i = head_[src]; i != UINT32_MAX; i = next_[i])
+    if (flows_[i].kind == kind && flows_[i].dst == dst) return i;
+  const auto i = static_cast<std::uint32_t>(flows_.size());
+  flows_.push_back(Flow{kind, src, dst, Bytes{}, overhead});
+  next_.push_back(head_[src]);
+  head_[src] = i;
+  return i;
+}
+
 void PhaseBuilder::send(VertexId src, VertexId dst, Bytes bytes)
 {
   DDPSIM_CHECK(src != dst, "a send to itself");
-  auto [it, fresh] = index_.try_emplace({0, src, dst}, flows_.size());
-  if (fresh) flows_.push_back(Flow{TaskKind::send, src, dst, Bytes{}, hop_overhead(req_, src, dst)});
-  flows_[it->second].bytes += bytes;
+  // The hop's overhead only when the flow is new (as before: the first send of a pair sets it).
+  for (std::uint32_t i = src < head_.size() ? head_[src] : UINT32_MAX; i != UINT32_MAX; i = next_[i])
+    if (flows_[i].kind == TaskKind::send && flows_[i].dst == dst) {
+      flows_[i].bytes += bytes;
+      return;
+    }
+  flows_[find_or_add(TaskKind::send, src, dst, hop_overhead(req_, src, dst))].bytes += bytes;
 }
 
 void PhaseBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Time overhead)
 {
-  auto [it, fresh] = index_.try_emplace({static_cast<int>(kind), device, device}, flows_.size());
-  if (fresh) flows_.push_back(Flow{kind, device, device, Bytes{}, overhead});
-  flows_[it->second].bytes += bytes;
+  flows_[find_or_add(kind, device, device, overhead)].bytes += bytes;
 }
 
 Phase PhaseBuilder::build() const
