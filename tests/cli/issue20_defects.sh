@@ -29,6 +29,13 @@ assert 0.3 < ratio <= 1.05, ratio
 PY
 done
 
+# nccl-tests' redop and root columns per collective: broadcast "none" root 0, all_gather "none" -1.
+for want in "broadcast none 0" "all_gather none -1" "reduce_scatter sum -1" "all_reduce sum -1"; do
+  set -- $want
+  got=$("$ddpsim" collective --instance p4d.24xlarge --nodes 2 --op "$1" -b 1M -e 1M | awk '!/^#/ { print $4, $5 }')
+  [ "$got" = "$2 $3" ] && say ok "collective --op $1: redop/root '$got' as nccl-tests prints" || say fail "$1 redop/root: '$got'"
+done
+
 # 2. observed step_time and samples_per_s rows appear, with their errors.
 cat >"$tmp/obs.yaml" <<EOF
 $base
