@@ -31,17 +31,23 @@ done
 # The observed minutes in the total's unit: 99 min, not 1.65 h.
 [[ "$(row 1)" == *" 99.0 "* ]] && say ok "observed 99 min printed as 99.0 in the minutes column" || say fail "row 1: $(row 1)"
 
-# No zero-width interval anywhere, in any example's default or wide table.
-for f in scenarios/*.yaml; do
+# Every example, default and --wide: no zero-width interval; in every table (the main one, the
+# failures, stragglers and shared-fabric ones) one unit per time column: units in the heads, numbers
+# in the cells. The default output fits 120 columns.
+for f in scenarios/*.yaml scenarios/shared_fabric/*.yaml; do
   for w in "" --wide; do
     "$ddpsim" scenario "$f" $w >"$tmp/t.txt" 2>/dev/null
     if grep -qE '\(([0-9.]+)-\1\)' "$tmp/t.txt"; then say fail "$(basename "$f") $w: zero-width interval $(grep -oE '\(([0-9.]+)-\1\)' "$tmp/t.txt" | head -1)"
     else say ok "$(basename "$f") $w: no zero-width interval"; fi
+    # Table rows: the lines after a head line, up to a blank line or a legend line (" = ", ": ").
+    rows=$(awk '/^(instance|framework|nodes|job) .*  / { on = 1; next } on && (/^$/ || / = |: /) { on = 0 } on' "$tmp/t.txt")
+    [ -n "$rows" ] || say fail "$(basename "$f") $w: no table rows found"
+    if grep -qE '[0-9] (ms|us|min|h|s)( |$)' <<<"$rows"; then
+      say fail "$(basename "$f") $w: a unit inside a cell: $(grep -E '[0-9] (ms|us|min|h|s)( |$)' <<<"$rows" | head -1)"
+    fi
   done
-  # One unit per time column: the units sit in the heads, the cells hold numbers.
-  if grep -A100 -m1 '^\(instance\|nodes\)' "$tmp/t.txt" | sed '/^$/q' | tail -n +2 | grep -qE '[0-9] (ms|us|min|h|s)( |$)'; then
-    say fail "$(basename "$f"): a unit inside a cell"
-  fi
+  width=$("$ddpsim" scenario "$f" 2>/dev/null | awk '{ if (length($0) > w) w = length($0) } END { print w }')
+  [ "$width" -le 120 ] && say ok "$(basename "$f"): default output $width characters wide" || say fail "$(basename "$f"): $width wide"
 done
 
 # ml.* at SageMaker's rate, with the source printed; plain EC2 names at the EC2 rate.
