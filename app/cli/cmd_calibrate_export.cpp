@@ -1,6 +1,9 @@
 // `ddpsim calibrate export PROFILE --nccl-tuner FILE.csv [--nodes 2,4]` (issue 20; app/tuner_export.hpp).
 #include "app/cli/cmd_calibrate_export.hpp"
 
+#include <iostream>
+#include <set>
+
 #include <CLI/CLI.hpp>
 
 #include "app/input/catalog_loader.hpp"
@@ -41,7 +44,18 @@ int run_calibrate_export(ExportCommandOptions& opt)
   if (opt.in.min_bytes == 0 || opt.in.max_bytes < opt.in.min_bytes || opt.in.max_bytes > (std::uint64_t{1} << 40))
     throw UserError("--min-bytes/--max-bytes: need 0 < min <= max <= 1T");
   const Catalog catalog = builtin_catalog();
-  write_output(opt.nccl_tuner, tuner_csv(export_nccl_tuner(catalog, opt.in)));
+  const TunerExport e = export_nccl_tuner(catalog, opt.in);
+  write_output(opt.nccl_tuner, tuner_csv(e));
+  // Issue 20: say what was written; an empty file (only comments) is a valid answer, said so.
+  std::set<int> nodes;
+  for (const TunerRow& r : e.rows) nodes.insert(r.nodes);
+  std::string at;
+  for (int n : nodes) at += (at.empty() ? "" : ", ") + std::to_string(n);
+  std::cerr << "ddpsim: wrote " << (opt.nccl_tuner == "-" ? std::string("stdout") : opt.nccl_tuner) << ": " << e.rows.size()
+            << " row(s)" << (e.rows.empty() ? std::string(": NCCL's default already matches the fit at these node counts "
+                                                           "(--nodes asks for others)")
+                                            : " for " + at + " node(s)")
+            << "\n";
   return 0;
 }
 

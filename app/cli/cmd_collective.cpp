@@ -82,12 +82,16 @@ std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptio
   out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"
       << (cmp ? "           (us)  (GB/s)" : "") << "\n";
   double busbw_sum = 0;
+  // nccl-tests' redop and root columns: "none" where the collective reduces nothing, root 0 for a
+  // rooted one (broadcast_perf's default -r 0), -1 otherwise (src/common.cu, src/*.cu).
+  const bool reduces = o.op == "all_reduce" || o.op == "reduce_scatter";
+  const int root = o.op == "broadcast" ? 0 : -1;
   for (const Row& r : rows) {
     char line[320];
     const std::string time = r.time_us >= 10000 ? fmt("%7.0f", r.time_us) : fmt("%7.1f", r.time_us);
     std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %7s  %6.2f  %6.2f  %6s",
-                  static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bytes / 4), "float", "sum",
-                  -1, time.c_str(), r.algbw, r.busbw, "N/A", time.c_str(), r.algbw, r.busbw, "N/A");
+                  static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bytes / 4), "float",
+                  reduces ? "sum" : "none", root, time.c_str(), r.algbw, r.busbw, "N/A", time.c_str(), r.algbw, r.busbw, "N/A");
     out << line;
     if (cmp) {
       const std::string mt = r.measured_us >= 10000 ? fmt("%7.0f", r.measured_us) : fmt("%7.1f", r.measured_us);

@@ -1,6 +1,7 @@
 #include "app/input/plan_loader.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "app/input/scenario_loader.hpp"
 #include "app/input/yaml_reader.hpp"
@@ -113,6 +114,37 @@ std::string label_of(const std::vector<std::pair<std::string, std::string>>& var
   return out;
 }
 
+// parse_scenario_node, with an error that has no source mark (a value the plan generated) placed
+// at the deepest node of its field's path in the file as written.
+sim::ScenarioSpec parse_located(const std::string& name, const YAML::Node& doc, const YAML::Node& pristine,
+                                const Catalog& catalog)
+{
+  auto locate = [&](const UserError& e) {
+    if (e.where().line > 0 || e.where().file.empty()) return e;
+    SourceLocation at = e.where();
+    YAML::Node n = pristine;
+    std::string path = e.field();
+    for (std::size_t start = 0; n.IsMap() && start <= path.size();) {
+      const std::size_t dot = std::min(path.find_first_of(".[", start), path.size());
+      const YAML::Node next = std::as_const(n)[path.substr(start, dot - start)];  // const: adds no key
+      if (!next.IsDefined()) break;
+      n.reset(next);
+      if (!n.Mark().is_null()) at.line = n.Mark().line + 1, at.column = n.Mark().column + 1;
+      start = dot + 1;
+    }
+    return UserError(at, e.field(), e.message());
+  };
+  try {
+    return parse_scenario_node(name, doc, catalog);
+  } catch (const UserErrors& errs) {
+    std::vector<UserError> out;
+    for (const UserError& e : errs.all()) out.push_back(locate(e));
+    throw UserErrors(out);
+  } catch (const UserError& e) {
+    throw locate(e);
+  }
+}
+
 }  // namespace
 
 std::optional<double> parse_usd(std::string s)
@@ -130,16 +162,19 @@ std::optional<double> parse_usd(std::string s)
 
 PlanInput parse_plan(const std::string& name, const std::string& text, const Catalog& catalog)
 {
-  const YAML::Node root = parse_yaml(name, text);
+  // The document is varied in place, never cloned: YAML::Clone drops the source marks, and every
+  // error then read ":1:1" (issue 20). Axis values are the file's own nodes, so an error on one
+  // names its line; `pristine` locates the rest (a node range's generated counts).
+  YAML::Node base = parse_yaml(name, text);
+  const YAML::Node pristine = parse_yaml(name, text);
   Reader r(name);
   PlanInput in;
-  if (!r.expect_map(root, "")) r.finish();
+  if (!r.expect_map(base, "")) r.finish();
   Pricing pricing;
-  if (YAML::Node g = root["goal"]; g.IsDefined()) read_goal(r, g, in.goal);
-  if (YAML::Node p = root["pricing"]; p.IsDefined()) read_pricing(r, p, pricing);
+  if (YAML::Node g = base["goal"]; g.IsDefined()) read_goal(r, g, in.goal);
+  if (YAML::Node p = base["pricing"]; p.IsDefined()) read_pricing(r, p, pricing);
 
   // The axes' values; nodes may be a range too.
-  YAML::Node base = YAML::Clone(root);
   base.remove("goal");
   base.remove("pricing");
   if (YAML::Node c = base["cluster"]; c.IsMap() && c["nodes"].IsMap()) {
@@ -157,11 +192,10 @@ PlanInput parse_plan(const std::string& name, const std::string& text, const Cat
     axis_values.push_back(values(r, sec[a.key], std::string(a.section) + "." + a.key, a.range));
   }
   r.finish();
-
   // The cartesian product, first axis slowest.
   std::vector<std::size_t> idx(axis_values.size(), 0);
   for (;;) {
-    YAML::Node doc = YAML::Clone(base);
+    YAML::Node& doc = base;
     std::vector<std::pair<std::string, std::string>> varying;
     for (std::size_t i = 0; i < axis_values.size(); ++i) {
       if (axis_values[i].empty()) continue;
@@ -172,7 +206,7 @@ PlanInput parse_plan(const std::string& name, const std::string& text, const Cat
         varying.emplace_back(key == "batch_per_gpu" ? "batch" : key == "bucket_cap_mb" ? "bucket MB" : key,
                              v.IsScalar() ? v.Scalar() : "?");
     }
-    sim::PlanVariant variant{parse_scenario_node(name, doc, catalog), label_of(varying), true};
+    sim::PlanVariant variant{parse_located(name, doc, pristine, catalog), label_of(varying), true};
     InstanceSpec& inst = variant.spec.cluster.instance;
     if (auto p = pricing.per_hour.find(inst.name); p != pricing.per_hour.end()) {
       inst.price_usd_per_hour = p->second;

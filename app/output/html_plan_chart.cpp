@@ -6,6 +6,7 @@
 #include <map>
 
 #include "app/output/chart_parts.hpp"
+#include "app/output/label_place.hpp"
 
 namespace ddpsim::app {
 using namespace charts;
@@ -44,15 +45,18 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   ax.fit();
   svg::Writer w(ax.width, ax.height, ax.title);
   ax.draw(w);
+  // Labels are placed after every marker is known (issue 20: a label overlapped points): markers
+  // and the ring are obstacles, lines are avoided where possible (app/output/label_place.hpp).
+  svg::LabelPlacer placer({ax.x0() + 2, ax.y1() + 2, ax.x1() - 2, ax.y0() - 2});
   if (rep.goal.deadline_s) {
     const double x = ax.x(*rep.goal.deadline_s / 3600);
     w.line(x, ax.y0(), x, ax.y1(), "#C00000", 1.6, "7,4");
-    w.text(x - 4, ax.y1() + 14, "deadline " + fmt("%.3g h", *rep.goal.deadline_s / 3600), "end", 12, "fill=\"#C00000\"");
+    placer.avoid_line(x, ax.y0(), x, ax.y1());
   }
   if (rep.goal.budget_usd) {
     const double y = ax.y(*rep.goal.budget_usd);
     w.line(ax.x0(), y, ax.x1(), y, "#7A0099", 1.6, "2,4");
-    w.text(ax.x1() - 4, y - 6, "budget " + fmt("$%.0f", *rep.goal.budget_usd), "end", 12, "fill=\"#7A0099\"");
+    placer.avoid_line(ax.x0(), y, ax.x1(), y);
   }
   // The frontier, fastest first, as a staircase would hide nothing here: a line through the points.
   std::vector<const sim::PlanRow*> front;
@@ -63,9 +67,7 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   std::vector<std::pair<double, double>> pts;
   for (const sim::PlanRow* r : front) pts.emplace_back(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd));
   w.polyline(pts, "#222222", 1.8);
-  for (const sim::PlanRow* r : front)  // node counts beside the frontier's points
-    w.text(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd) - 9, "x" + std::to_string(r->result.nodes),
-           "middle", 11, "fill=\"#333\"");
+  for (std::size_t i = 1; i < pts.size(); ++i) placer.avoid_line(pts[i - 1].first, pts[i - 1].second, pts[i].first, pts[i].second);
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const sim::PlanRow& row = rep.rows[i];
     const sim::ConfigResult& r = row.result;
@@ -75,17 +77,62 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
     const std::string tip = row_labels[i] + ": " + fmt("%.3g h", r.total_time_s / 3600) + ", " + fmt("$%.2f", r.cost_usd) +
                             (row.pareto ? ", on the Pareto frontier" : "") +
                             (row.excluded.empty() ? "" : ", excluded: " + row.excluded);
+    const double x = ax.x(r.total_time_s / 3600), y = ax.y(r.cost_usd);
     // Excluded configurations (deadline, budget) hollow, candidates filled.
     if (row.excluded.empty())
-      w.marker(shape, ax.x(r.total_time_s / 3600), ax.y(r.cost_usd), 5, c, "#ffffff", tip);
+      w.marker(shape, x, y, 5, c, "#ffffff", tip);
     else
-      w.marker(shape, ax.x(r.total_time_s / 3600), ax.y(r.cost_usd), 4.5, "#ffffff", c, tip);
+      w.marker(shape, x, y, 4.5, "#ffffff", c, tip);
+    placer.block_marker(x, y, 5);
   }
-  if (rep.recommended) {
-    const sim::ConfigResult& r = rep.rows[*rep.recommended].result;
-    const double x = ax.x(r.total_time_s / 3600), y = ax.y(r.cost_usd);
+  const sim::PlanRow* rec = rep.recommended ? &rep.rows[*rep.recommended] : nullptr;
+  if (rec) {
+    const double x = ax.x(rec->result.total_time_s / 3600), y = ax.y(rec->result.cost_usd);
     w.circle(x, y, 11, "none", "#000000", "recommended: " + row_labels[*rep.recommended]);
-    w.text(x + 14, y + 20, "recommended", "start", 12, "font-weight=\"bold\"");
+    placer.block({x - 12, y - 12, x + 12, y + 12});
+  }
+  // The labels, most important first: the recommended point, the frontier's node counts fastest
+  // first, then the goal lines' names along their lines.
+  struct Label {
+    const sim::PlanRow* row;
+    std::string text;
+    bool bold;
+  };
+  std::vector<Label> labels;
+  if (rec) labels.push_back({rec, (rec->pareto ? "x" + std::to_string(rec->result.nodes) + " " : "") + "recommended", true});
+  for (const sim::PlanRow* r : front)
+    if (r != rec) labels.push_back({r, "x" + std::to_string(r->result.nodes), false});
+  for (const Label& l : labels) {
+    const double x = ax.x(l.row->result.total_time_s / 3600), y = ax.y(l.row->result.cost_usd);
+    const double size = l.bold ? 12 : 11;
+    const svg::Placed p = placer.place_near(x, y, l.row == rec ? 12 : 7.5, l.text, size, l.bold);
+    if (p.far) {  // a leader from the point's edge to the label's nearest edge
+      const double lx = std::clamp(x, p.box.x0, p.box.x1), ly = std::clamp(y, p.box.y0, p.box.y1);
+      const double d = std::hypot(lx - x, ly - y), r0 = l.row == rec ? 11 : 6;
+      if (d > r0 + 2) w.line(x + (lx - x) * r0 / d, y + (ly - y) * r0 / d, lx, ly, "#888888", 0.8);
+    }
+    w.text(p.x, p.baseline, l.text, "start", size,
+           std::string("class=\"label\"") + (l.bold ? " font-weight=\"bold\"" : " fill=\"#333\""));
+  }
+  auto goal_label = [&](const std::string& text, const char* colour, std::vector<std::pair<double, double>> starts) {
+    const svg::Placed p = placer.place_at(starts, text, 12);
+    w.text(p.x, p.baseline, text, "start", 12, std::string("class=\"label\" fill=\"") + colour + "\"");
+  };
+  if (rep.goal.deadline_s) {  // beside the line, from the top down, left then right of it
+    const double x = ax.x(*rep.goal.deadline_s / 3600);
+    const std::string text = "deadline " + fmt("%.3g h", *rep.goal.deadline_s / 3600);
+    const double wd = svg::label_width(text, 12);
+    std::vector<std::pair<double, double>> starts;
+    for (double y = ax.y1() + 16; y < ax.y0() - 4; y += 18) starts.insert(starts.end(), {{x - 5 - wd, y}, {x + 5, y}});
+    goal_label(text, "#C00000", starts);
+  }
+  if (rep.goal.budget_usd) {  // along the line, from the right end leftwards, above then below it
+    const double y = ax.y(*rep.goal.budget_usd);
+    const std::string text = "budget " + fmt("$%.0f", *rep.goal.budget_usd);
+    const double wd = svg::label_width(text, 12);
+    std::vector<std::pair<double, double>> starts;
+    for (double x = ax.x1() - 5 - wd; x > ax.x0(); x -= 24) starts.insert(starts.end(), {{x, y - 5}, {x, y + 15}});
+    goal_label(text, "#7A0099", starts);
   }
   std::vector<svg::LegendEntry> legend;
   for (std::size_t i = 0; i < instances.size(); ++i) legend.push_back({instances[i], svg::colour(i), -2, "", false});

@@ -1,5 +1,9 @@
 #include "app/output/multijob_report.hpp"
 
+#include <functional>
+#include <optional>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "app/input/catalog_loader.hpp"
@@ -9,6 +13,7 @@
 #include "app/output/html_report.hpp"
 #include "app/output/result_fields.hpp"
 #include "app/output/text_format.hpp"
+#include "app/output/text_table.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "sim/network/guards.hpp"
 
@@ -45,32 +50,40 @@ std::string multijob_table(const sim::MultiJobReport& rep)
   if (!rep.description.empty()) out += rep.description + "\n";
   out += rep.instance + " x " + std::to_string(rep.nodes) + " nodes (" + std::to_string(rep.gpus) + " GPUs), fabric " +
          rep.fabric + ", placement " + rep.placement + "\n\n";
-  const std::vector<std::pair<std::string, std::size_t>> cols{
-      {"job", 12}, {"nodes", 14}, {"GPUs", 6}, {"framework", 14}, {"model", 14}, {"step alone", 12},
-      {"step shared", 12}, {"slowdown", 9}, {"comm alone", 12}, {"comm shared", 12}, {"exposed shared", 15}};
-  auto end_line = [&out] {
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += "\n";
+  // Issue 20: one unit per time column (in its head), framework and model only where they differ
+  // between jobs (else named above the table), so the table fits 120 characters.
+  std::set<std::string> frameworks, models;
+  for (const sim::JobResult& j : rep.jobs) frameworks.insert(j.alone.framework), models.insert(j.model);
+  std::string same;
+  if (frameworks.size() == 1) same += "framework " + *frameworks.begin();
+  if (models.size() == 1) same += (same.empty() ? "" : ", ") + std::string("model ") + *models.begin();
+  if (!same.empty()) out += "every job: " + same + "\n\n";
+  std::vector<TableColumn> cols;
+  auto text = [&](const std::string& head, bool left, const std::function<std::string(const sim::JobResult&)>& f) {
+    TableColumn c{head, left, {}};
+    for (const sim::JobResult& j : rep.jobs) c.cells.push_back(f(j));
+    cols.push_back(c);
   };
-  for (std::size_t c = 0; c < cols.size(); ++c) out += pad(cols[c].first, cols[c].second, c >= 5) + " ";
-  end_line();
-  for (const sim::JobResult& j : rep.jobs) {
-    const std::vector<std::string> cells{j.name,
-                                         node_list(j.nodes),
-                                         std::to_string(j.alone.gpus),
-                                         j.alone.framework,
-                                         j.model,
-                                         fmt("%.2f ms", j.alone.step_time_s * 1e3),
-                                         fmt("%.2f ms", j.together.step_time_s * 1e3),
-                                         fmt("%.3fx", j.slowdown),
-                                         fmt("%.2f ms", j.alone.comm_s * 1e3),
-                                         fmt("%.2f ms", j.together.comm_s * 1e3),
-                                         fmt("%.2f ms", j.together.exposed_comm_s * 1e3)};
-    for (std::size_t c = 0; c < cols.size(); ++c) out += pad(cells[c], cols[c].second, c >= 5) + " ";
-    end_line();
-  }
-  out += "\nalone: the job by itself on the shared fabric; shared: every job's collectives at once (flow engine,\n"
-         "links shared max-min fairly), steps starting together. comm: all-reduce time per step.\n";
+  auto time = [&](const std::string& head, const std::function<double(const sim::JobResult&)>& f) {
+    std::vector<std::optional<double>> v;
+    for (const sim::JobResult& j : rep.jobs) v.push_back(f(j));
+    cols.push_back(time_column(head, v));
+  };
+  text("job", true, [](const sim::JobResult& j) { return j.name; });
+  text("nodes", true, [](const sim::JobResult& j) { return node_list(j.nodes); });
+  text("GPUs", false, [](const sim::JobResult& j) { return std::to_string(j.alone.gpus); });
+  if (frameworks.size() > 1) text("framework", true, [](const sim::JobResult& j) { return j.alone.framework; });
+  if (models.size() > 1) text("model", true, [](const sim::JobResult& j) { return j.model; });
+  time("step", [](const sim::JobResult& j) { return j.alone.step_time_s; });
+  time("shared", [](const sim::JobResult& j) { return j.together.step_time_s; });
+  text("slowdown", false, [](const sim::JobResult& j) { return fmt("%.3fx", j.slowdown); });
+  time("comm", [](const sim::JobResult& j) { return j.alone.comm_s; });
+  time("shared", [](const sim::JobResult& j) { return j.together.comm_s; });
+  time("exposed", [](const sim::JobResult& j) { return j.together.exposed_comm_s; });
+  out += render_columns(cols);
+  out += "\nstep, comm: the job alone on the shared fabric; shared: the same with every job's collectives at once\n"
+         "(flow engine, links shared max-min fairly), steps starting together; slowdown = shared step / step;\n"
+         "comm: all-reduce time per step; exposed: the part of the shared comm not hidden behind backward.\n";
   return out;
 }
 

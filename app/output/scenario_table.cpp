@@ -6,70 +6,39 @@
 
 #include "app/output/scenario_columns.hpp"
 #include "app/output/text_format.hpp"
+#include "app/output/text_table.hpp"
 #include "app/output/time_units.hpp"
 #include "app/output/whatif_tables.hpp"
 #include "core/text.hpp"
 
 namespace ddpsim::app {
-namespace {
-
-// Words of `text` on lines of at most `width` characters.
-std::string wrap(const std::string& text, std::size_t width)
-{
-  std::string out, line, word;
-  auto flush_word = [&] {
-    if (word.empty()) return;
-    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
-    line += (line.empty() ? "" : " ") + word;
-    word.clear();
-  };
-  for (char c : text) c == ' ' ? flush_word() : void(word += c);
-  flush_word();
-  return out + line + (line.empty() ? "" : "\n");
-}
-
-}  // namespace
 
 std::string scenario_table(const sim::ScenarioReport& rep, bool wide)
 {
   // Names come from the user's file: printable() keeps each on its line and the output valid UTF-8.
-  std::string out = "scenario " + printable(rep.scenario) + (rep.description.empty() ? "" : ": " + printable(rep.description)) + "\n";
+  std::string out = wrap_words("scenario " + printable(rep.scenario) + (rep.description.empty() ? "" : ": " + printable(rep.description)), 118);
   out += "model " + printable(rep.model) + " (" + fmt("%.2f", static_cast<double>(rep.parameters) / 1e6) +
          " M parameters), network " + rep.engine + "\n";
   const ScenarioColumns t = scenario_columns(rep, wide);
   if (!t.context.empty()) out += t.context + "\n";
   out += "\n";
-  std::vector<std::size_t> width;
-  for (const TableColumn& c : t.columns) {
-    std::size_t w = c.head.size();
-    for (const std::string& cell : c.cells) w = std::max(w, cell.size());
-    width.push_back(w);
-  }
-  auto line = [&](const std::function<const std::string&(const TableColumn&)>& cell) {
-    std::string l;
-    for (std::size_t i = 0; i < t.columns.size(); ++i) l += (i ? "  " : "") + pad(cell(t.columns[i]), width[i], !t.columns[i].left);
-    while (!l.empty() && l.back() == ' ') l.pop_back();
-    out += l + "\n";
-  };
-  line([](const TableColumn& c) -> const std::string& { return c.head; });
-  for (std::size_t row = 0; row < rep.results.size(); ++row)
-    line([row](const TableColumn& c) -> const std::string& { return c.cells[row]; });
+  out += render_columns(t.columns);
   bool bands = false;
   for (const auto& r : rep.results) bands = bands || r.total_band.set;
   std::string legend;
   for (const std::string& l : t.legend) legend += (legend.empty() ? "" : "; ") + l;
   if (bands) legend += "; (a-b) = p10-p90 interval (shown where it is not zero-width)";
   if (!wide) legend += "; --wide adds throughput, the step's breakdown, efficiency, memory and every interval";
-  out += "\n" + wrap(legend + ".", 110);
+  out += "\n" + wrap_words(legend + ".", 110);
   // Notes and prices wrapped as the legend, so the default output stays within 120 columns.
-  for (const std::string& n : rep.notes) out += wrap(n, 118);
-  if (!rep.profile_source.empty()) out += wrap("network profile: " + rep.profile_source, 118);
-  if (!rep.price_source.empty()) out += wrap("prices: " + rep.price_source, 118);
+  for (const std::string& n : rep.notes) out += wrap_words(n, 118);
+  if (!rep.profile_source.empty()) out += wrap_words("network profile: " + rep.profile_source, 118);
+  if (!rep.price_source.empty()) out += wrap_words("prices: " + rep.price_source, 118);
   for (const auto& r : rep.results)
     if (!r.fits) out += r.instance + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + fit_note(r) + "\n";
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
-      out += wrap("warning: " + printable(r.instance) + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + printable(w), 118);
+      out += wrap_words("warning: " + printable(r.instance) + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + printable(w), 118);
   // The flow engine says how it simulated each row (sim::ConfigResult::simulated).
   for (const auto& r : rep.results)
     if (!r.simulated.empty())
@@ -84,12 +53,12 @@ std::string scenario_table(const sim::ScenarioReport& rep, bool wide)
     }
   for (const auto& r : rep.results)  // issue 12: degraded links
     if (!r.degraded.empty()) {
-      out += std::to_string(r.nodes) + " nodes " + r.framework + ": degraded:";
-      for (std::size_t i = 0; i < r.degraded.size(); ++i) out += (i ? "; " : " ") + r.degraded[i];
-      out += "\n";
+      std::string l = std::to_string(r.nodes) + " nodes " + r.framework + ": degraded:";
+      for (std::size_t i = 0; i < r.degraded.size(); ++i) l += (i ? "; " : " ") + r.degraded[i];
+      out += wrap_words(l, 118);
     }
-  out += resilience_table(rep);
-  out += stragglers_table(rep);
+  out += resilience_table(rep, wide);
+  out += stragglers_table(rep, wide);
   return out;
 }
 

@@ -7,7 +7,7 @@
 
 namespace ddpsim::app {
 
-std::string resilience_table(const sim::ScenarioReport& rep);  // failures and checkpoints
-std::string stragglers_table(const sim::ScenarioReport& rep);  // slow ranks and jitter
+std::string resilience_table(const sim::ScenarioReport& rep, bool wide);  // failures and checkpoints
+std::string stragglers_table(const sim::ScenarioReport& rep, bool wide);  // slow ranks and jitter
 
 }  // namespace ddpsim::app

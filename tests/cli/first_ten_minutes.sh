@@ -5,7 +5,7 @@
 # own rate for ml.* instances with its source; --wide for the rest; JSON and CSV keep every field;
 # --samples sampling only when an uncertain input can move a result.
 set -u
-ddpsim=$1 root=$2
+ddpsim=$(realpath "$1") root=$(realpath "$2")
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$root"
@@ -31,17 +31,49 @@ done
 # The observed minutes in the total's unit: 99 min, not 1.65 h.
 [[ "$(row 1)" == *" 99.0 "* ]] && say ok "observed 99 min printed as 99.0 in the minutes column" || say fail "row 1: $(row 1)"
 
-# No zero-width interval anywhere, in any example's default or wide table.
-for f in scenarios/*.yaml; do
+# README's sample of that output: its table rows are the binary's, byte for byte.
+readme_rows=$(awk '/^    \$ \.\/build\/release\/app\/ddpsim scenario scenarios\/p3_8node_fitted.yaml/ {on = 1; next}
+                   on && /^[^ ]/ {exit} on && /^ +[0-9]+  / {sub(/^    /, ""); print}' README.md)
+[ -n "$readme_rows" ] && [ "$readme_rows" = "$(grep -E '^ +[0-9]+  ' "$tmp/ref.txt")" ] &&
+  say ok "README's sample rows match the output" || say fail "README's sample rows differ from the output"
+
+# README shows `expect` and the tuner export (issue 20, "done when"): its commands, run as written.
+for cmd in "expect --instance p5.48xlarge --nodes 2,4,8" "expect --instance p5.48xlarge --check all_reduce_perf.log" \
+           "calibrate export profiles/p5.48xlarge.yaml --nccl-tuner tuner.csv --nodes 2,4,8"; do
+  grep -qF "ddpsim $cmd" README.md && say ok "README shows: ddpsim $cmd" || say fail "README lacks: ddpsim $cmd"
+done
+"$ddpsim" expect --instance p5.48xlarge --nodes 2,4,8 >"$tmp/expect.txt" && [ "$(grep -cE '^ +[248] +[0-9]+ +[0-9]+ ' "$tmp/expect.txt")" = 93 ] &&
+  say ok "README's expect: 31 sizes x 3 node counts" || say fail "README's expect: $(head -3 "$tmp/expect.txt")"
+cp tests/data/p5_2node_16gpu_allreduce_awsome.txt "$tmp/all_reduce_perf.log"
+(cd "$tmp" && "$ddpsim" expect --instance p5.48xlarge --check all_reduce_perf.log >"$tmp/check.txt"); rc=$?
+sizes=$(grep -cE '^([0-9]+: )? +[0-9]+ +[0-9]+ +(float|half|bfloat16) ' "$tmp/all_reduce_perf.log")
+[ "$rc" -le 1 ] && [ "$(grep -cE ' (pass|slow|fast)$' "$tmp/check.txt")" = "$sizes" ] &&
+  say ok "README's expect --check: a verdict for each of the log's $sizes sizes (exit $rc)" || say fail "README's --check: rc=$rc"
+(cd "$tmp" && "$ddpsim" calibrate export "$root/profiles/p5.48xlarge.yaml" --nccl-tuner tuner.csv --nodes 2,4,8 2>"$tmp/export.err")
+rows=$(grep -cE '^allreduce,[0-9]+,[0-9]+,[a-z_]+,(ll|ll128|simple),' "$tmp/tuner.csv")
+[ "$rows" -gt 0 ] && grep -q "^ddpsim: wrote tuner.csv: $rows row(s) for " "$tmp/export.err" &&
+  say ok "README's tuner export: $(cat "$tmp/export.err")" || say fail "README's tuner export: $rows rows, $(cat "$tmp/export.err")"
+(cd "$tmp" && "$ddpsim" calibrate export "$root/profiles/p5.48xlarge.yaml" --nccl-tuner none.csv 2>"$tmp/none.err")
+grep -q "0 row(s): NCCL's default already matches" "$tmp/none.err" && ! grep -q '^allreduce' "$tmp/none.csv" &&
+  say ok "an export with nothing to override says so: $(cat "$tmp/none.err")" || say fail "empty export: $(cat "$tmp/none.err")"
+
+# Every example, default and --wide: no zero-width interval; in every table (the main one, the
+# failures, stragglers and shared-fabric ones) one unit per time column: units in the heads, numbers
+# in the cells. The default output fits 120 columns.
+for f in scenarios/*.yaml scenarios/shared_fabric/*.yaml; do
   for w in "" --wide; do
     "$ddpsim" scenario "$f" $w >"$tmp/t.txt" 2>/dev/null
     if grep -qE '\(([0-9.]+)-\1\)' "$tmp/t.txt"; then say fail "$(basename "$f") $w: zero-width interval $(grep -oE '\(([0-9.]+)-\1\)' "$tmp/t.txt" | head -1)"
     else say ok "$(basename "$f") $w: no zero-width interval"; fi
+    # Table rows: the lines after a head line, up to a blank line or a legend line (" = ", ": ").
+    rows=$(awk '/^(instance|framework|nodes|job) .*  / { on = 1; next } on && (/^$/ || / = |: /) { on = 0 } on' "$tmp/t.txt")
+    [ -n "$rows" ] || say fail "$(basename "$f") $w: no table rows found"
+    if grep -qE '[0-9] (ms|us|min|h|s)( |$)' <<<"$rows"; then
+      say fail "$(basename "$f") $w: a unit inside a cell: $(grep -E '[0-9] (ms|us|min|h|s)( |$)' <<<"$rows" | head -1)"
+    fi
   done
-  # One unit per time column: the units sit in the heads, the cells hold numbers.
-  if grep -A100 -m1 '^\(instance\|nodes\)' "$tmp/t.txt" | sed '/^$/q' | tail -n +2 | grep -qE '[0-9] (ms|us|min|h|s)( |$)'; then
-    say fail "$(basename "$f"): a unit inside a cell"
-  fi
+  width=$("$ddpsim" scenario "$f" 2>/dev/null | awk '{ if (length($0) > w) w = length($0) } END { print w }')
+  [ "$width" -le 120 ] && say ok "$(basename "$f"): default output $width characters wide" || say fail "$(basename "$f"): $width wide"
 done
 
 # ml.* at SageMaker's rate, with the source printed; plain EC2 names at the EC2 rate.

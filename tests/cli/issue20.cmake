@@ -18,3 +18,7 @@ add_test(NAME cli.first_ten_minutes
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/first_ten_minutes.sh $<TARGET_FILE:ddpsim> ${PROJECT_SOURCE_DIR})
 add_test(NAME cli.issue20_defects
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/issue20_defects.sh $<TARGET_FILE:ddpsim> ${PROJECT_SOURCE_DIR})
+# The plan chart's labels measured in headless Chromium: none meets a marker, a label or other text.
+add_test(NAME cli.plan_labels
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/plan_labels.sh $<TARGET_FILE:ddpsim> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.plan_labels PROPERTIES TIMEOUT 180)

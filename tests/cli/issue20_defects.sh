@@ -29,6 +29,13 @@ assert 0.3 < ratio <= 1.05, ratio
 PY
 done
 
+# nccl-tests' redop and root columns per collective: broadcast "none" root 0, all_gather "none" -1.
+for want in "broadcast none 0" "all_gather none -1" "reduce_scatter sum -1" "all_reduce sum -1"; do
+  set -- $want
+  got=$("$ddpsim" collective --instance p4d.24xlarge --nodes 2 --op "$1" -b 1M -e 1M | awk '!/^#/ { print $4, $5 }')
+  [ "$got" = "$2 $3" ] && say ok "collective --op $1: redop/root '$got' as nccl-tests prints" || say fail "$1 redop/root: '$got'"
+done
+
 # 2. observed step_time and samples_per_s rows appear, with their errors.
 cat >"$tmp/obs.yaml" <<EOF
 $base
@@ -122,6 +129,29 @@ check "seq_len 513 (field)" 2 "model.seq_len" "$ddpsim" scenario "$tmp/seq.yaml"
 printf '%s\nresilience: {node_mtbf: 1s, restart: 10min, requeue: 0s, checkpoint: {storage: fsx}}\n' "$base" >"$tmp/never.yaml"
 check "would never finish: located" 2 "$tmp/never.yaml:5:" "$ddpsim" scenario "$tmp/never.yaml"
 check "would never finish: message" 2 "never finish" "$ddpsim" scenario "$tmp/never.yaml"
+
+# 7b. plan errors at the file's own line (the plan's variants were clones without marks: ":1:1").
+plan='name: p
+cluster:
+  instance: [p4d.24xlarge, p5.48xlarge]
+  nodes: {from: 1, to: 4, by: x2}
+model: {preset: gpt2-xl, seq_len: 1024}
+training:
+  framework: [pytorch-ddp, fsdp]
+  batch_per_gpu: 4
+  samples: 100000'
+printf '%s\n' "$plan" | sed 's/fsdp\]/deepspeed-zero3]/' >"$tmp/p1.yaml"
+check "plan: unknown framework in a list, at its element" 2 "$tmp/p1.yaml:7:28: error: training.framework" "$ddpsim" plan "$tmp/p1.yaml"
+printf '%s\n' "$plan" | sed 's/p5.48xlarge/p5x.48xlarge/' >"$tmp/p2.yaml"
+check "plan: unknown instance in a list, at its element" 2 "$tmp/p2.yaml:3:28: error: cluster.instance" "$ddpsim" plan "$tmp/p2.yaml"
+printf '%s\n' "$plan" | sed 's/batch_per_gpu: 4/batch_per_gpu: 0/' >"$tmp/p3.yaml"
+check "plan: batch_per_gpu 0 at its line" 2 "$tmp/p3.yaml:8:18: error: training.batch_per_gpu" "$ddpsim" plan "$tmp/p3.yaml"
+printf '%s\n' "$plan" | sed 's/seq_len: 1024/seq_len: 4096/' >"$tmp/p4.yaml"
+check "plan: seq_len past GPT-2's at its line" 2 "$tmp/p4.yaml:5:" "$ddpsim" plan "$tmp/p4.yaml"
+printf '%s\n' "$plan" | sed 's/{from: 1, to: 4, by: x2}/{from: 1.5, to: 4}/' >"$tmp/p5.yaml"
+"$ddpsim" plan "$tmp/p5.yaml" >/dev/null 2>"$tmp/p5.err"
+[ $? = 2 ] && grep -q "^$tmp/p5.yaml:4:10: error: cluster.nodes: expected a whole number" "$tmp/p5.err" &&
+  say ok "plan: a node range's generated count is placed at the range" || say fail "plan node range: $(cat "$tmp/p5.err")"
 
 # 8. suggestions.
 sed 's/framework: pytorch-ddp/framework: ddp/' "$tmp/nvls.yaml" | sed '/communication/d' >"$tmp/ddp.yaml"

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "app/output/html_report.hpp"
+#include "app/output/label_place.hpp"
 #include "app/output/svg.hpp"
 
 using namespace ddpsim;
@@ -145,4 +146,35 @@ TEST_CASE("plan pages draw the frontier, the deadline and the budget", "[html]")
   CHECK(page.find("budget $300") != std::string::npos);
   CHECK(page.find("Pareto frontier") != std::string::npos);
   CHECK(page.find("excluded: over budget") != std::string::npos);
+}
+
+TEST_CASE("labels are placed off markers and each other, the same way every time", "[html]")
+{
+  // A row of 12 markers 9 px apart (closer than a label is wide), each labelled: a crowded frontier.
+  auto run = [] {
+    app::svg::LabelPlacer p({0, 0, 400, 200});
+    std::vector<app::svg::Box> markers;
+    for (int i = 0; i < 12; ++i) {
+      p.block_marker(100 + 9 * i, 150, 5);
+      markers.push_back({100 + 9.0 * i - 7.5, 142.5, 100 + 9.0 * i + 7.5, 157.5});
+    }
+    std::vector<app::svg::Placed> out;
+    for (int i = 0; i < 12; ++i) out.push_back(p.place_near(100 + 9 * i, 150, 7.5, "x" + std::to_string(1 << i), 11));
+    return std::make_pair(out, markers);
+  };
+  const auto [placed, markers] = run();
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    INFO("label " << i);
+    CHECK_FALSE(placed[i].collides);
+    CHECK(placed[i].box.inside({0, 0, 400, 200}));
+    for (const auto& m : markers) CHECK_FALSE(placed[i].box.intersects(m));
+    for (std::size_t j = i + 1; j < placed.size(); ++j) CHECK_FALSE(placed[i].box.intersects(placed[j].box));
+  }
+  CHECK_FALSE(placed[0].far);  // the first label sits right beside its point
+  const auto again = run().first;
+  for (std::size_t i = 0; i < placed.size(); ++i) CHECK((again[i].x == placed[i].x && again[i].baseline == placed[i].baseline));
+  // Nowhere left: the least-overlapping candidate is taken and reported as colliding.
+  app::svg::LabelPlacer full({0, 0, 40, 20});
+  full.block({0, 0, 40, 20});
+  CHECK(full.place_near(20, 10, 5, "x8", 11).collides);
 }
