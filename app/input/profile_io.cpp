@@ -14,10 +14,10 @@ namespace {
 // `digits` decimals (the shipped profiles' form), except for a value so small that they would
 // keep fewer than three significant digits (or round it to zero): 4 significant digits then
 // (e.g. 1.234e-05). A valid efficiency of 1e-5 written as 0.0000 read back as 0 and was refused.
-std::string fixed(double v, int digits)
+std::string fixed(double v, int digits, bool significant = true)
 {
   char buf[64];
-  if (v != 0 && std::abs(v) < std::pow(10.0, 2 - digits))
+  if (significant && v != 0 && std::abs(v) < std::pow(10.0, 2 - digits))
     std::snprintf(buf, sizeof buf, "%.4g", v);
   else
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -86,7 +86,7 @@ std::string profile_yaml(const sim::Profile& p)
     out << YAML::Key << "bytes" << YAML::Value << r.bytes;
     out << YAML::Key << "measured_us" << YAML::Value << fixed(r.measured_us, 2);
     out << YAML::Key << "predicted_us" << YAML::Value << fixed(r.predicted_us, 2);
-    out << YAML::Key << "error" << YAML::Value << fixed(r.error(), 4);
+    out << YAML::Key << "error" << YAML::Value << fixed(r.error(), 4, false);  // not read back
     out << YAML::Key << "algorithm" << YAML::Value << r.algorithm;
     out << YAML::Key << "protocol" << YAML::Value << r.protocol;
     out << YAML::EndMap;
