@@ -199,6 +199,10 @@ class ScenarioCommand final : public Command {
     sim::ScenarioReport report =
         guarded_run(spec, run, [&] { return sim::predict(spec, run, opt_.samples == "auto" ? sim::kDefaultSamples : std::stoi(opt_.samples)); });
     add_engine_warnings(spec, run.engine, report);
+    if (run.step_level)  // issue 21: the table says so too (JSON: "granularity")
+      report.notes.push_back("granularity step: each gradient reduction timed from every send of its schedule on the "
+                             "catalog's links (no NCCL latency formula or profile)");
+    if (run.per_rank) report.notes.push_back("--per-rank: every rank simulated as its own rank class, none folded");
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& shown = traced(report, run);
       if (shown.stragglers) add_straggler_steps(timeline, *shown.stragglers);  // issue 20

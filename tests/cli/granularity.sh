@@ -60,6 +60,10 @@ assert all(f[k]["simulated"] == "symmetric" for k in f if k[1] == 2), f
 assert all(x["simulated"] == "per-rank" for x in fr.values())
 print("changed by step:", changed)
 PY
+"$ddpsim" scenario "$tmp/small.yaml" --samples 0 --granularity step --per-rank >"$tmp/table" &&
+  grep -q "^granularity step: each gradient reduction" "$tmp/table" && grep -q "^--per-rank: every rank simulated" "$tmp/table" &&
+  ! grep -q "the flow engine simulated" "$tmp/table" && say ok "the table's notes say step and per-rank" ||
+  say fail "the table does not say step and per-rank: $(tail -5 "$tmp/table")"
 "$ddpsim" scenario --help >"$tmp/help" && grep -q -- "--granularity" "$tmp/help" && grep -q -- "--per-rank" "$tmp/help" &&
   say ok "--help lists --granularity and --per-rank" || say fail "--help lacks the flags"
 check "bad granularity" 2 "--granularity: fine not in {coarse,step}" "$ddpsim" scenario "$tmp/small.yaml" --granularity fine
