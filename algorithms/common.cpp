@@ -112,10 +112,10 @@ void PhaseBuilder::send(VertexId src, VertexId dst, Bytes bytes)
   flows_[it->second].bytes += bytes;
 }
 
-void PhaseBuilder::local(TaskKind kind, VertexId device, Bytes bytes)
+void PhaseBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Time overhead)
 {
   auto [it, fresh] = index_.try_emplace({static_cast<int>(kind), device, device}, flows_.size());
-  if (fresh) flows_.push_back(Flow{kind, device, device, Bytes{}, Time{0}});
+  if (fresh) flows_.push_back(Flow{kind, device, device, Bytes{}, overhead});
   flows_[it->second].bytes += bytes;
 }
 
@@ -162,7 +162,7 @@ void StepBuilder::extend(std::uint32_t i, Bytes bytes, Bytes offset)
   t.bytes += bytes;
 }
 
-void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset)
+void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset, Time overhead)
 {
   DDPSIM_CHECK(src < src_step_.size() && dst < src_step_.size(), "a task names a device outside the topology");
   // Merge with this step's task of the same (kind, src, dst), if any.
@@ -181,7 +181,7 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, By
   t.dst = dst;
   t.bytes = bytes;
   t.offset = offset;
-  t.overhead = kind == TaskKind::send ? hop_overhead(req_, src, dst) : Time{0};
+  t.overhead = overhead;
   if (lock_step_) {
     for (std::size_t i = prev_begin_; i < cur_begin_; ++i) t.deps.push_back(static_cast<std::uint32_t>(i));
   } else {
@@ -200,7 +200,7 @@ void StepBuilder::add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, By
 void StepBuilder::send(VertexId src, VertexId dst, Bytes bytes, Bytes offset)
 {
   DDPSIM_CHECK(src != dst, "a send to itself");
-  add(TaskKind::send, src, dst, bytes, offset);
+  add(TaskKind::send, src, dst, bytes, offset, hop_overhead(req_, src, dst));
 }
 
 void StepBuilder::send(VertexId src, VertexId dst, const std::vector<ByteRange>& ranges)
@@ -209,7 +209,10 @@ void StepBuilder::send(VertexId src, VertexId dst, const std::vector<ByteRange>&
   for (const ByteRange& r : ranges) send(src, dst, r.bytes, r.offset);
 }
 
-void StepBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset) { add(kind, device, device, bytes, offset); }
+void StepBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset, Time overhead)
+{
+  add(kind, device, device, bytes, offset, overhead);
+}
 
 void StepBuilder::next_step()
 {

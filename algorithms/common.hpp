@@ -43,7 +43,9 @@ class PhaseBuilder {
  public:
   PhaseBuilder(const Request& req, std::string name, int steps);
   void send(VertexId src, VertexId dst, Bytes bytes);
-  void local(TaskKind kind, VertexId device, Bytes bytes);
+  // `overhead`: a software cost per local task (two processes that share a device exchanging
+  // through its memory, as the recursive-doubling all-reduce's host ranks do); 0 for GPU work.
+  void local(TaskKind kind, VertexId device, Bytes bytes, Time overhead = Time{0});
   Phase build() const;
   bool empty() const { return flows_.empty(); }
 
@@ -66,13 +68,13 @@ class StepBuilder {
   // A send of [offset, offset + bytes) of the buffer.
   void send(VertexId src, VertexId dst, Bytes bytes, Bytes offset);
   void send(VertexId src, VertexId dst, const std::vector<ByteRange>& ranges);
-  void local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset = Bytes{0});
+  void local(TaskKind kind, VertexId device, Bytes bytes, Bytes offset = Bytes{0}, Time overhead = Time{0});
   void next_step();  // closes the current step
   void reserve(std::size_t tasks) { out_.tasks.reserve(tasks); }
   StepSchedule build();
 
  private:
-  void add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset);
+  void add(TaskKind kind, VertexId src, VertexId dst, Bytes bytes, Bytes offset, Time overhead);
   void extend(std::uint32_t task, Bytes bytes, Bytes offset);
   const Request& req_;
   bool lock_step_;

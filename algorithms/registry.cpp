@@ -3,6 +3,7 @@
 #include "algorithms/allreduce_direct.hpp"
 #include "algorithms/allreduce_hierarchical.hpp"
 #include "algorithms/allreduce_nvls.hpp"
+#include "algorithms/allreduce_rd.hpp"
 #include "algorithms/allreduce_rhd.hpp"
 #include "algorithms/allreduce_ring.hpp"
 #include "algorithms/allreduce_sharp.hpp"
@@ -21,6 +22,7 @@ Registry::Registry()
   add(std::make_unique<ParameterServerAllReduce>());
   add(std::make_unique<TreeAllReduce>());
   add(std::make_unique<RecursiveHalvingDoubling>());
+  add(std::make_unique<RecursiveDoubling>());
   add(std::make_unique<HierarchicalAllReduce>());
   add(std::make_unique<DirectAllReduce>());
   add(std::make_unique<NvlsAllReduce>());

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "algorithms/registry.hpp"
 #include "app/nccl_tests.hpp"
 #include "app/input/profile_io.hpp"
 #include "app/output/text_format.hpp"
@@ -49,11 +48,8 @@ Expecter::Expecter(const Catalog& catalog, const ExpectInput& in) : in_(in), ins
   header_.op = in.op;
   header_.gpus_per_node = in.gpus_per_node > 0 ? std::min(in.gpus_per_node, inst_.gpus) : inst_.gpus;
   header_.algorithm = "auto";
-  // A profile fitted on logs that forced an algorithm predicts that algorithm, where it runs `op`.
-  if (const std::string& forced = prof_.provenance.algorithm; forced != "auto" && !prof_name.empty()) {
-    const algo::Algorithm* a = algo::Registry::instance().find(forced);
-    if (a && a->supports(op)) header_.algorithm = forced;
-  }
+  // The profile's forced algorithm, by the one rule (sim/network/profile.hpp).
+  if (auto forced = sim::profile_algorithm(prof_, false, op)) header_.algorithm = std::move(*forced);
   auto& p = header_.provenance;
   p.push_back("catalog: " + inst_.name + " (topology/catalog/instances.yaml, compiled in): " + inst_.description);
   if (prof_name.empty()) {

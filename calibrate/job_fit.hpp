@@ -50,6 +50,14 @@ struct RowFit {
   double error() const { return predicted / obs.value - 1; }
 };
 
+// How fast the fit's error grows beyond its node counts (calibrate/job_extrapolation.hpp).
+struct ExtrapolationError {
+  double ln_sd_per_doubling = 0;  // 0 when no row could be predicted forward
+  int rows = 0;                   // forward predictions it rests on
+  int fitted_nodes_max = 0;       // the largest node count the fit was fitted on
+  std::string from;               // provenance, e.g. "forward fits: nodes 2 from 1 (compute_scale): -6.8%"
+};
+
 struct JobFit {
   std::vector<FittedKnob> knobs;
   Eigen::MatrixXd cov_log;        // covariance of ln(values), knob order
@@ -61,6 +69,7 @@ struct JobFit {
   std::vector<RowFit> rows;       // every observation, in scenario order
   sim::JobContext context;
   int evaluations = 0;            // simulator runs
+  ExtrapolationError extrapolation;  // filled by calibrate::extrapolation_error, not by fit_job
 };
 
 // Every observed row's prediction (metric as observed) for `spec` as given.

@@ -13,6 +13,7 @@
 #include "app/input/job_profile_io.hpp"
 #include "app/output/output.hpp"
 #include "app/input/scenario_loader.hpp"
+#include "calibrate/job_extrapolation.hpp"
 #include "calibrate/plausibility.hpp"
 
 namespace ddpsim::app {
@@ -86,7 +87,8 @@ int run_calibrate_job(const JobCommandOptions& opt)
   fo.knobs = opt.knobs;
   fo.fit_on_nodes = parse_fit_on(opt.fit_on);
   fo.noise = opt.noise;
-  const calibrate::JobFit fit = calibrate::fit_job(spec, fo);
+  calibrate::JobFit fit = calibrate::fit_job(spec, fo);
+  fit.extrapolation = calibrate::extrapolation_error(spec, fo, fit);
   std::string out = "calibrate job " + spec.name + ": " + std::to_string(fit.rows.size()) + " observed row(s), " +
                     std::to_string(fit.dof + static_cast<int>(fit.knobs.size())) + " fitted, " +
                     std::to_string(fit.evaluations) + " simulator runs\n\n";
@@ -132,6 +134,10 @@ int run_calibrate_job(const JobCommandOptions& opt)
   std::cout << (loo_rows > 0 ? "model error for the intervals (leave-one-out, " + std::to_string(loo_rows) + " row(s)): " +
                                    f("%.2f%%", model_error * 100) + " sd in ln\n"
                              : std::string("model error: not measured (no leave-one-out prediction: rows <= knobs)\n"));
+  const calibrate::ExtrapolationError& x = fit.extrapolation;
+  std::cout << (x.rows > 0 ? "model error beyond " + std::to_string(x.fitted_nodes_max) + " node(s): " +
+                                 f("%.2f%%", x.ln_sd_per_doubling * 100) + " sd in ln per doubling of nodes (" + x.from + ")\n"
+                           : std::string("model error beyond the fitted nodes: not measured (no fitted row above the smallest node count)\n"));
   return 0;
 }
 

@@ -158,12 +158,9 @@ class CollectiveCommand final : public Command {
     if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
       throw UserError(locate_field(opt_.profile, "instance"), "instance",
                       "profile is for " + prof.instance + ", not " + opt_.instance);
-    // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm.
-    // (Issue 20: only where that algorithm runs the asked collective; else NCCL's own choice.)
-    if (cmd_->count("--algorithm") + cmd_->count("--algo") == 0 && prof.provenance.algorithm != "auto")
-      if (const algo::Algorithm* forced = algo::Registry::instance().find(prof.provenance.algorithm);
-          forced && forced->supports(parse_op(opt_.op)))
-        opt_.algo = prof.provenance.algorithm;
+    // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule (sim/network/profile.hpp).
+    if (auto forced = sim::profile_algorithm(prof, cmd_->count("--algorithm") + cmd_->count("--algo") > 0, parse_op(opt_.op)))
+      opt_.algo = std::move(*forced);
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
     const algo::CollectiveOp op = parse_op(opt_.op);

@@ -93,7 +93,7 @@ class ScenarioCommand final : public Command {
     std::vector<sim::Framework> all{spec.training.framework};
     all.insert(all.end(), spec.training.compare.begin(), spec.training.compare.end());
     for (sim::Framework f : all)
-      if (f == sim::Framework::smddp || f == sim::Framework::parameter_server) return sim::Workload::all_to_all;
+      if (sim::traits(f).host_all_to_all) return sim::Workload::all_to_all;
     return sim::Workload::ring;
   }
 

@@ -19,7 +19,7 @@ void read_compiler(Reader& r, const YAML::Node& n, const sim::TrainingSpec& trai
       for (const YAML::Node& e : nodes)
         if (auto v = r.as_integer(e, "compiler.nodes", 1, 1 << 20)) c.nodes.push_back(static_cast<int>(*v));
   }
-  if (training.framework != sim::Framework::pytorch_ddp && training.framework != sim::Framework::lightning)
+  if (!sim::traits(training.framework).compiler)
     r.error(n, "compiler", "needs training.framework pytorch-ddp or lightning (the compiler runs PyTorch through XLA)");
 }
 

@@ -67,6 +67,11 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
     e << YAML::Key << "model_error_from" << YAML::Value
       << "leave-one-out predictions of " + std::to_string(loo_rows) + " fitted row(s)";
   }
+  if (const calibrate::ExtrapolationError& x = fit.extrapolation; x.rows > 0) {  // beyond the fitted nodes
+    e << YAML::Key << "extrapolation_ln_sd_per_doubling" << YAML::Value << num(x.ln_sd_per_doubling);
+    e << YAML::Key << "extrapolation_beyond_nodes" << YAML::Value << x.fitted_nodes_max;
+    e << YAML::Key << "extrapolation_from" << YAML::Value << x.from;
+  }
   e << YAML::Key << "knobs" << YAML::Value << YAML::BeginSeq;
   for (const calibrate::FittedKnob& k : fit.knobs)
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name << YAML::Key << "value"
@@ -91,7 +96,8 @@ JobProfile load_job_profile(const std::string& path)
   p.file = path;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"kind", "provenance", "warnings", "context", "sigma", "sigma_from", "model_error_ln_sd",
-                          "model_error_from", "knobs", "covariance_ln"});
+                          "model_error_from", "extrapolation_ln_sd_per_doubling", "extrapolation_beyond_nodes",
+                          "extrapolation_from", "knobs", "covariance_ln"});
   if (r.string(root, "", "kind", true).value_or("") != "ddpsim-job-profile" && r.ok())
     r.error(root["kind"], "kind", "not a ddpsim job profile (expected kind: ddpsim-job-profile)");
   if (const YAML::Node c = root["context"]; r.expect_map(c, "context")) {
@@ -116,6 +122,9 @@ JobProfile load_job_profile(const std::string& path)
   }
   p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);
   p.model_error_ln_sd = r.number(root, "", "model_error_ln_sd", false, 0, 10).value_or(0);
+  p.extrapolation_ln_sd = r.number(root, "", "extrapolation_ln_sd_per_doubling", false, 0, 10).value_or(0);
+  p.extrapolation_beyond_nodes =
+      static_cast<int>(r.integer(root, "", "extrapolation_beyond_nodes", p.extrapolation_ln_sd > 0, 1, 1 << 24).value_or(0));
   const YAML::Node ks = root["knobs"];
   if (!ks.IsDefined() || !ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
   for (std::size_t i = 0; ks.IsDefined() && ks.IsSequence() && i < ks.size(); ++i) {

@@ -168,12 +168,12 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
                     "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
   s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
   s.communication.profile_source = std::move(source);
-  // A profile fitted on logs that forced an algorithm (NCCL_ALGO) predicts that algorithm, unless
-  // the scenario names one (as `ddpsim collective` without --algorithm).
+  // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule `ddpsim collective`
+  // uses too (sim/network/profile.hpp); the gradient reduction is an all-reduce.
   const YAML::Node comm = root["communication"];
   const bool named = comm.IsDefined() && comm.IsMap() && comm["algorithm"].IsDefined();
-  if (!named && s.communication.profile.provenance.algorithm != "auto")
-    s.communication.algorithm = s.communication.profile.provenance.algorithm;
+  if (auto forced = sim::profile_algorithm(s.communication.profile, named, algo::CollectiveOp::all_reduce))
+    s.communication.algorithm = std::move(*forced);
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include "app/input/multijob_loader.hpp"
 #include "app/output/output.hpp"
 #include "app/output/html_report.hpp"
+#include "app/output/result_fields.hpp"
 #include "app/output/text_format.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "sim/network/guards.hpp"
@@ -28,17 +29,11 @@ std::string node_list(const std::vector<int>& nodes)
 
 namespace {
 
-nlohmann::ordered_json step_json(const sim::ConfigResult& r)
+// A job's step, as the scenario JSON has these fields (result_fields.hpp).
+Json step_json(const sim::ConfigResult& r)
 {
-  nlohmann::ordered_json o;
-  o["step_time_s"] = r.step_time_s;
-  o["samples_per_s"] = r.samples_per_s;
-  o["total_time_s"] = r.total_time_s;
-  o["compute_s"] = r.compute_s;
-  o["comm_s"] = r.comm_s;
-  o["exposed_comm_s"] = r.exposed_comm_s;
-  o["bound"] = r.bound;
-  o["cost_usd"] = r.cost_usd;
+  Json o;
+  put_result_fields(o, r, {"step_time_s", "samples_per_s", "total_time_s", "compute_s", "comm_s", "exposed_comm_s", "bound", "cost_usd"});
   return o;
 }
 

@@ -101,23 +101,14 @@ std::string plan_json(const sim::PlanReport& rep)
   j["rows"] = nlohmann::ordered_json::array();
   for (const sim::PlanRow& row : rep.rows) {
     const sim::ConfigResult& r = row.result;
-    nlohmann::ordered_json o;
-    o["instance"] = r.instance;
-    o["nodes"] = r.nodes;
-    o["gpus"] = r.gpus;
-    o["framework"] = r.framework;
-    o["algorithm"] = r.algorithm;
+    Json o;  // the result's fields as the scenario JSON has them (result_fields.hpp), and the plan's own
+    put_result_fields(o, r, {"instance", "nodes", "gpus", "framework", "algorithm"});
     o["variant"] = rep.labels.at(row.variant);
-    o["step_time_s"] = r.step_time_s;
-    o["calibrated"] = row.variant < rep.calibrated.size() && rep.calibrated[row.variant] && r.uncalibrated_step_s.has_value();
-    if (o["calibrated"] == true) o["uncalibrated_step_time_s"] = *r.uncalibrated_step_s;
-    o["total_time_s"] = r.fits ? nlohmann::ordered_json(r.total_time_s) : nlohmann::ordered_json();
-    o["cost_usd"] = r.fits ? nlohmann::ordered_json(r.cost_usd) : nlohmann::ordered_json();
-    o["price_usd_per_hour"] = r.price_usd_per_hour;
-    o["scaling_efficiency"] = r.scaling_efficiency;
-    o["bound"] = r.bound;
-    o["fits"] = r.fits;
-    o["memory"] = fit_note(r);
+    put_result_fields(o, r, {"step_time_s"});
+    const bool calibrated = row.variant < rep.calibrated.size() && rep.calibrated[row.variant] && r.uncalibrated_step_s;
+    o["calibrated"] = calibrated;
+    if (calibrated) put_result_fields(o, r, {"uncalibrated_step_time_s"});
+    put_result_fields(o, r, {"total_time_s", "cost_usd", "price_usd_per_hour", "scaling_efficiency", "bound", "fits", "memory"});
     o["pareto"] = row.pareto;
     o["excluded"] = row.excluded;
     j["rows"].push_back(std::move(o));

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/output/result_fields.hpp"  // fit_note
 #include "sim/study/scenario.hpp"
 
 namespace ddpsim::app {
@@ -11,7 +12,5 @@ namespace ddpsim::app {
 std::string scenario_table(const sim::ScenarioReport& report, bool wide = false);  // issue 20: --wide
 std::string scenario_json(const sim::ScenarioReport& report);
 std::string scenario_csv(const sim::ScenarioReport& report);
-// "fits: needs 12.3 GiB of 40 GiB" or "does not fit: needs 25.1 GiB of 16 GiB".
-std::string fit_note(const sim::ConfigResult& r);
 
 }  // namespace ddpsim::app

@@ -14,6 +14,7 @@
 //                     "pipelined broadcast"), so a sqrt(S) term with a free coefficient.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,5 +63,11 @@ struct Profile {
 
 // The profile implied by the catalog alone: no software latency, line-rate links.
 Profile default_profile(const std::string& instance);
+
+// The one rule for a profile's forced algorithm, for `ddpsim collective` and scenarios alike: a
+// profile fitted on logs that forced an algorithm (NCCL_ALGO: provenance.algorithm) predicts
+// that algorithm, unless the caller named one, and only where it is a registered algorithm that
+// implements `op` (issue 20). nullopt: the caller's algorithm (or NCCL's choice) stands.
+std::optional<std::string> profile_algorithm(const Profile& p, bool caller_named, algo::CollectiveOp op);
 
 }  // namespace ddpsim::sim

@@ -8,23 +8,48 @@
 namespace ddpsim::sim {
 namespace {
 
-std::vector<VertexId> gloo_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks)
+// Gloo's ring puts neighbours on different sockets (two on one would talk through no link).
+void check_gloo_ring(const std::vector<VertexId>& hosts)
+{
+  for (std::size_t i = 0; hosts.size() > 1 && i < hosts.size(); ++i)
+    if (hosts[i] == hosts[(i + 1) % hosts.size()])
+      throw UserError(SourceLocation{}, "cluster.gpus_per_node", "gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % hosts.size()) +
+                      " would share a CPU socket in the ring; use an even gpus_per_node");
+}
+
+}  // namespace
+
+std::vector<VertexId> host_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks)
 {
   std::vector<VertexId> out;
   const int sockets = topo.instance().cpu_sockets;
-  std::map<int, int> position;  // next position in the ring, per node
+  std::map<int, int> position;  // next position in the rank order, per node
   for (VertexId g : gpu_ranks) {
     const int node = topo.device(g).node;
     out.push_back(topo.cpu(node, position[node]++ % sockets));
   }
-  for (std::size_t i = 0; out.size() > 1 && i < out.size(); ++i)
-    if (out[i] == out[(i + 1) % out.size()])
-      throw UserError(SourceLocation{}, "cluster.gpus_per_node", "gloo: ranks " + std::to_string(i) + " and " + std::to_string((i + 1) % out.size()) +
-                      " would share a CPU socket in the ring; use an even gpus_per_node");
   return out;
 }
 
-}  // namespace
+Bytes horovod_bit_vector(std::size_t tensors)
+{
+  constexpr std::size_t kStatusBits = 4, kWordBits = 64;  // response_cache.h StatusBit; long long
+  return Bytes{(tensors + kStatusBits + kWordBits - 1) / kWordBits * (kWordBits / 8)};
+}
+
+Time horovod_negotiation(const Topology& topo, std::size_t tensors, Time tcp_message)
+{
+  CollectiveOptions o;  // the catalog alone: a profile is fitted to NCCL's collectives, not MPI's
+  o.algorithm = "rd";
+  o.nccl = false;
+  o.ranks = host_ranks(topo, ring_order(topo));
+  o.software.intra_step = tcp_message;
+  o.software.inter_step = tcp_message;
+  o.channels = 1;
+  const CollectiveModel model(topo, std::move(o));
+  AnalyticalBackend timer(topo);  // one small message alone: no other traffic to share links with
+  return timer.duration(model.price(algo::CollectiveOp::all_reduce, horovod_bit_vector(tensors)).schedule);
+}
 
 FrameworkComm framework_comm(Framework f, const Topology& topo, const std::string& algorithm, const Profile& profile,
                              Time gloo_step_overhead)
@@ -37,7 +62,8 @@ FrameworkComm framework_comm(Framework f, const Topology& topo, const std::strin
   if (f == Framework::gloo) {
     if (fc.collective.algorithm == "auto") fc.collective.algorithm = "ring";  // Gloo's ring all-reduce
     fc.staged_from = ring_order(topo);
-    fc.collective.ranks = gloo_ranks(topo, fc.staged_from);
+    fc.collective.ranks = host_ranks(topo, fc.staged_from);
+    check_gloo_ring(fc.collective.ranks);
     fc.collective.software.intra_step = gloo_step_overhead;
     fc.collective.software.inter_step = gloo_step_overhead;
     fc.collective.channels = 1;

@@ -31,6 +31,21 @@ FrameworkComm framework_comm(Framework f, const Topology& topo, const std::strin
 // The framework's reduction of `bytes`: the model's price, plus Gloo's host staging.
 PricedCollective framework_reduce(const FrameworkComm& fc, const CollectiveModel& model, Bytes bytes);
 
+// The host process of each GPU rank: rank i of a node on CPU socket (i mod sockets) of its node.
+std::vector<VertexId> host_ranks(const Topology& topo, const std::vector<VertexId>& gpu_ranks);
+
+// Horovod's negotiation of one cycle, priced by the CollectiveModel as the collective Horovod
+// runs (docs/model.md "Per-step overheads"): with the response cache on (the default), every
+// cycle ANDs one bit vector over all ranks (horovod/common/response_cache.cc,
+// CacheCoordinator::sync -> Controller::CrossRankBitwiseAnd, an MPI_Allreduce with MPI_BAND in
+// mpi_controller.cc); the second all-reduce (OR) runs only in a cycle where some rank has an
+// invalid cache entry, never in steady state. The vector holds one bit per cached tensor plus 4
+// status bits, in 64-bit words (horovod_bit_vector). MPI reduces so small a buffer by recursive
+// doubling (algorithm "rd") between the host processes (host_ranks), each step one TCP message
+// of `tcp_message` on the host.
+Bytes horovod_bit_vector(std::size_t tensors);
+Time horovod_negotiation(const Topology& topo, std::size_t tensors, Time tcp_message);
+
 // The framework's own fixed cost per optimizer step (Lightning's loop; 0 for the others).
 Time framework_step_overhead(Framework f, Time lightning_overhead);
 

@@ -5,51 +5,50 @@
 namespace ddpsim::sim {
 namespace {
 
-struct FrameworkInfo {
-  Framework f;
-  std::string_view name, backend, algorithm;
-};
+using P = GradientPath;
+using S = ShardStage;
 
 // Names as users write them in training.framework.
-constexpr FrameworkInfo kFrameworks[] = {
-    {Framework::pytorch_ddp, "pytorch-ddp", "nccl", ""},
-    {Framework::lightning, "lightning", "nccl", ""},
-    {Framework::horovod, "horovod", "nccl", ""},
-    {Framework::smddp, "smddp", "smddp", "herring"},
-    {Framework::parameter_server, "parameter-server", "ps", "parameter-server"},
-    {Framework::gloo, "gloo", "gloo", ""},
+constexpr FrameworkTraits kFrameworks[] = {
+    // id                         name                backend  forced algorithm    path               shard          host   compiler
+    {Framework::pytorch_ddp,      "pytorch-ddp",      "nccl",  "",                 P::ddp_buckets,    S::none,       false, true},
+    {Framework::lightning,        "lightning",        "nccl",  "",                 P::ddp_buckets,    S::none,       false, true},
+    {Framework::horovod,          "horovod",          "nccl",  "",                 P::horovod_fusion, S::none,       false, false},
+    {Framework::smddp,            "smddp",            "smddp", "herring",          P::ddp_buckets,    S::none,       true,  false},
+    {Framework::parameter_server, "parameter-server", "ps",    "parameter-server", P::ddp_buckets,    S::none,       true,  false},
+    {Framework::gloo,             "gloo",             "gloo",  "",                 P::ddp_buckets,    S::none,       false, false},
     // Sharded data parallel (sharded.hpp): NCCL reduce-scatter / all-gather, NCCL's choice.
-    {Framework::zero1, "zero-1", "nccl", ""},
-    {Framework::zero2, "zero-2", "nccl", ""},
-    {Framework::zero3, "zero-3", "nccl", ""},
-    {Framework::fsdp, "fsdp", "nccl", ""},
+    {Framework::zero1,            "zero-1",           "nccl",  "",                 P::sharded,        S::optimizer,  false, false},
+    {Framework::zero2,            "zero-2",           "nccl",  "",                 P::sharded,        S::gradients,  false, false},
+    {Framework::zero3,            "zero-3",           "nccl",  "",                 P::sharded,        S::parameters, false, false},
+    {Framework::fsdp,             "fsdp",             "nccl",  "",                 P::sharded,        S::parameters, false, false},
 };
 
-const FrameworkInfo& info(Framework f)
+}  // namespace
+
+const FrameworkTraits& traits(Framework f)
 {
-  for (const FrameworkInfo& i : kFrameworks)
-    if (i.f == f) return i;
+  for (const FrameworkTraits& i : kFrameworks)
+    if (i.id == f) return i;
   DDPSIM_CHECK(false, "unknown framework");
   return kFrameworks[0];
 }
 
-}  // namespace
-
-std::string_view to_string(Framework f) { return info(f).name; }
-std::string_view backend_of(Framework f) { return info(f).backend; }
-std::string_view forced_algorithm(Framework f) { return info(f).algorithm; }
+std::string_view to_string(Framework f) { return traits(f).name; }
+std::string_view backend_of(Framework f) { return traits(f).backend; }
+std::string_view forced_algorithm(Framework f) { return traits(f).algorithm; }
 
 std::vector<std::string> framework_names()
 {
   std::vector<std::string> out;
-  for (const FrameworkInfo& i : kFrameworks) out.emplace_back(i.name);
+  for (const FrameworkTraits& i : kFrameworks) out.emplace_back(i.name);
   return out;
 }
 
 std::optional<Framework> parse_framework(std::string_view name)
 {
-  for (const FrameworkInfo& i : kFrameworks)
-    if (i.name == name) return i.f;
+  for (const FrameworkTraits& i : kFrameworks)
+    if (i.name == name) return i.id;
   return std::nullopt;
 }
 

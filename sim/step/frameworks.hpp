@@ -31,6 +31,30 @@ std::string_view to_string(Framework f);
 std::vector<std::string> framework_names();
 std::optional<Framework> parse_framework(std::string_view name);
 
+// What a framework shards across the data-parallel ranks (sim/step/sharded.hpp): nothing, the
+// optimizer state (ZeRO-1), also the gradients (ZeRO-2), also the parameters (ZeRO-3, FSDP).
+enum class ShardStage { none = 0, optimizer = 1, gradients = 2, parameters = 3 };
+
+// How a step's ready gradients become reductions (sim/step/reducers.hpp) and which buffer holds
+// them (sim/step/memory.hpp): DDP's Reducer buckets (gradients copied in and out, a flat copy of
+// the gradients in memory), Horovod's fusion cycles (its fusion buffer), or the sharded
+// frameworks' reduce-scatter buckets (sharded.hpp).
+enum class GradientPath { ddp_buckets, horovod_fusion, sharded };
+
+// A framework is a row of traits (frameworks.cpp); the step and the studies read these, so a
+// framework that differs from the others only in them is one enum value and one row.
+struct FrameworkTraits {
+  Framework id;
+  std::string_view name;       // as users write it in training.framework
+  std::string_view backend;    // the gradient-reduction library: "nccl", "smddp", "gloo", "ps"
+  std::string_view algorithm;  // the algorithm it forces (herring, parameter-server), or empty
+  GradientPath path;
+  ShardStage shard;
+  bool host_all_to_all;  // reduces through host servers: every node pair exchanges (guards' workload)
+  bool compiler;         // the compiler what-if applies (PyTorch modules under DDP: sim/study/compiler.hpp)
+};
+const FrameworkTraits& traits(Framework f);
+
 // The gradient-reduction library each framework uses ("nccl", "smddp", "gloo", "ps").
 std::string_view backend_of(Framework f);
 // The collective algorithm a framework forces (herring, parameter-server), or empty: use

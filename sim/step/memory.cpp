@@ -57,20 +57,17 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
   const int states = (in.optimizer == Optimizer::adam ? 2 : 1) + (mixed(in.precision) && !in.amp ? 1 : 0);
   r.optimizer = shard(trained * states, 4, opt_ranks);
 
-  switch (in.framework) {
-    case Framework::pytorch_ddp:
-    case Framework::lightning:
-    case Framework::smddp:
-    case Framework::parameter_server:
-    case Framework::gloo:
+  switch (traits(in.framework).path) {
+    case GradientPath::ddp_buckets:
       r.buckets = Bytes{static_cast<std::uint64_t>(trained) * static_cast<std::uint64_t>(elem)};  // flat bucket copy
       break;
-    case Framework::horovod: r.buckets = in.fusion_buffer; break;
-    case Framework::zero1:
-    case Framework::zero2: r.buckets = Bytes{2 * in.bucket_cap.n}; break;
-    case Framework::zero3:
-    case Framework::fsdp: {
-      std::uint64_t largest = 0;
+    case GradientPath::horovod_fusion: r.buckets = in.fusion_buffer; break;
+    case GradientPath::sharded: {
+      if (stage != ShardStage::parameters) {  // ZeRO-1, ZeRO-2: the reduce-scatter buckets
+        r.buckets = Bytes{2 * in.bucket_cap.n};
+        break;
+      }
+      std::uint64_t largest = 0;  // ZeRO-3, FSDP: and the largest layer gathered
       for (const Layer& l : m.layers) {
         std::uint64_t n = 0;
         for (const Tensor& t : l.params) n += t.numel;

@@ -1,18 +1,9 @@
 #include "sim/step/overhead_setup.hpp"
 
 #include "core/error.hpp"
+#include "sim/step/framework_comm.hpp"
 
 namespace ddpsim::sim {
-namespace {
-
-// Frameworks whose gradients go through DDP's Reducer buckets (and its copies).
-bool ddp_buckets_used(Framework f)
-{
-  return f == Framework::pytorch_ddp || f == Framework::lightning || f == Framework::smddp ||
-         f == Framework::parameter_server || f == Framework::gloo;
-}
-
-}  // namespace
 
 void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const Topology& topo, IterationSetup& setup)
 {
@@ -32,13 +23,15 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
     o.hbm_bytes_per_wire_byte = ctx.reduce_scatter ? kReduceHbmBytesPerWireByte : spec.hbm_bytes_per_wire_byte;
   }
   if (n > 1) o.launch = spec.collective_launch;
-  if (n > 1 && ddp_buckets_used(ctx.framework) && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
+  if (n > 1 && traits(ctx.framework).path == GradientPath::ddp_buckets && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
-  if (ctx.framework == Framework::horovod && n > 1) {
-    const Time net = topo.nodes() > 1 ? topo.instance().nic.latency : Time{0};
+  if (traits(ctx.framework).path == GradientPath::horovod_fusion && n > 1) {
+    std::size_t tensors = 0;  // Horovod caches one response per gradient tensor
+    for (const Layer& l : setup.model->layers)
+      for (const Tensor& t : l.params) tensors += t.grad ? 1 : 0;
     setup.framework.horovod_negotiation =
-        spec.horovod_negotiation.value_or(horovod_small_allreduce(n, net, ctx.tcp_message) * 2);  // AND + OR
+        spec.horovod_negotiation ? *spec.horovod_negotiation : horovod_negotiation(topo, tensors, ctx.tcp_message);
   }
 }
 

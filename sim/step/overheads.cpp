@@ -24,8 +24,6 @@ Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_vi
 
 Time launch_cost(int collectives, Time per_launch) { return per_launch * collectives; }
 
-Time horovod_negotiation(int cycles, Time small_allreduce) { return small_allreduce * (2 * cycles); }
-
 Time host_reduction_time(Bytes bytes, int workers, Bandwidth cpu_memory)
 {
   DDPSIM_CHECK(workers >= 1, "a reduction needs a worker");
@@ -37,14 +35,6 @@ double optimizer_bytes_per_param(Optimizer opt, Precision p)
   const double fp32 = opt == Optimizer::sgd ? 20.0 : 28.0;
   if (p == Precision::fp16 || p == Precision::bf16) return fp32 - 2.0 + 2.0;  // 16-bit grad read, 16-bit copy written
   return fp32;
-}
-
-Time horovod_small_allreduce(int ranks, Time network_latency, Time per_message)
-{
-  DDPSIM_CHECK(ranks >= 1, "an all-reduce needs a rank");
-  int rounds = 0;
-  while ((1 << rounds) < ranks) ++rounds;
-  return (network_latency + per_message) * rounds;
 }
 
 }  // namespace ddpsim::sim

@@ -19,7 +19,7 @@ struct OverheadSpec {
   int comm_ctas = 0;                     // SMs a collective takes; 0: the catalog's nccl_ctas, else its channels
   Time collective_launch = Time::from_us(5);  // per collective: DDP's comm hook + the CUDA launch
   std::optional<double> optimizer_bytes_per_param;  // default: optimizer_bytes_per_param()
-  std::optional<Time> horovod_negotiation;          // per cycle; default: horovod_small_allreduce x 2
+  std::optional<Time> horovod_negotiation;          // per cycle; default: priced (framework_comm.hpp)
 };
 
 // HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,
@@ -28,12 +28,6 @@ struct OverheadSpec {
 // memory.hpp's K): the gradient read is 2 B instead of 4 and the 16-bit model copy is written
 // (+2 B), so the totals stay 20 and 28; tf32 keeps fp32 storage.
 double optimizer_bytes_per_param(Optimizer opt, Precision p);
-
-// One small all-reduce on the host network (Horovod's bit vectors through MPI or Gloo): recursive
-// doubling, ceil(log2 ranks) rounds (Thakur, Rabenseifner, Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 2005), each one message: the network's one-way
-// latency (0 inside one node) plus the host's per-message TCP cost.
-Time horovod_small_allreduce(int ranks, Time network_latency, Time per_message);
 
 // Slowdown factor (>= 1) of compute that runs while a collective does. NCCL runs one CTA per
 // channel on its own SM (NCCL env.rst, NCCL_MAX_NCHANNELS: fewer channels "reduces the number of
@@ -55,11 +49,6 @@ Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_vi
 // Host launch cost of `collectives` NCCL calls at `per_launch` each (CPU side, before the GPU
 // kernel can start; on the order of microseconds per launch).
 Time launch_cost(int collectives, Time per_launch);
-
-// Horovod's negotiation per cycle with the response cache on: the ranks agree on which cached
-// tensors are ready with two bit-vector all-reduces (bitwise AND and OR, horovod
-// common/mpi/mpi_controller.cc), each a small-message all-reduce of `small_allreduce` latency.
-Time horovod_negotiation(int cycles, Time small_allreduce);
 
 // SMDDP's (Herring's) server-side reduction on the CPU: a server receiving `bytes` from each of
 // `workers` reads them all and writes the sum once, at the socket's memory bandwidth.

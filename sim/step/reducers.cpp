@@ -125,7 +125,7 @@ class HorovodReducer final : public GradientReducer {
 std::unique_ptr<GradientReducer> make_reducer(const ModelSpec& model, const FrameworkOptions& options)
 {
   DDPSIM_CHECK(options.bytes_per_element > 0, "gradient element size must be positive");
-  if (options.framework == Framework::horovod) return std::make_unique<HorovodReducer>(model, options);
+  if (traits(options.framework).path == GradientPath::horovod_fusion) return std::make_unique<HorovodReducer>(model, options);
   return std::make_unique<DdpReducer>(model, options);
 }
 

@@ -6,16 +6,7 @@
 
 namespace ddpsim::sim {
 
-ShardStage shard_stage(Framework f)
-{
-  switch (f) {
-    case Framework::zero1: return ShardStage::optimizer;
-    case Framework::zero2: return ShardStage::gradients;
-    case Framework::zero3:
-    case Framework::fsdp: return ShardStage::parameters;
-    default: return ShardStage::none;
-  }
-}
+ShardStage shard_stage(Framework f) { return traits(f).shard; }
 
 algo::CollectiveOp gradient_op(Framework f)
 {

@@ -28,8 +28,7 @@
 
 namespace ddpsim::sim {
 
-enum class ShardStage { none = 0, optimizer = 1, gradients = 2, parameters = 3 };
-ShardStage shard_stage(Framework f);
+ShardStage shard_stage(Framework f);  // traits(f).shard (frameworks.hpp)
 // The collective that reduces gradients: reduce-scatter for every sharded framework (DeepSpeed
 // stages 1 and 2 share one reduce-scatter path, deepspeed/runtime/zero/stage_1_and_2.py), else
 // all-reduce.

@@ -68,6 +68,10 @@ struct JobProfile {
   Eigen::MatrixXd cov_log;     // of ln(values)
   double sigma = 0;
   double model_error_ln_sd = 0;  // leave-one-out model error (0: the fit had none to measure)
+  // Beyond `extrapolation_beyond_nodes`, the model error grows by this sd in ln per doubling of
+  // nodes, as a random walk (calibrate/job_extrapolation.hpp); 0: not measured.
+  double extrapolation_ln_sd = 0;
+  int extrapolation_beyond_nodes = 0;
   // Issue 20: the observed rows of the fit, from provenance.rows: nodes, framework, "fitted" or "held back".
   struct Role {
     int nodes = 0;

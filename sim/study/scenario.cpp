@@ -176,7 +176,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.gather_s = gathers.busy.seconds();
   r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
                                         r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
-                                        cfg.framework == Framework::horovod ? horovod_fusion_threshold(fo) : Bytes{0},
+                                        traits(cfg.framework).path == GradientPath::horovod_fusion ? horovod_fusion_threshold(fo) : Bytes{0},
                                         inst.gpu.memory, spec.training.amp, spec.training.activation_checkpointing});
   r.fits = r.memory.fits();
   // Issue 12: stragglers and jitter on top of the nominal iteration (sim/study/stragglers.hpp).

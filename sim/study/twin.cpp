@@ -111,6 +111,14 @@ std::vector<std::string> apply_job_profile(const JobProfile& p, ScenarioSpec& sp
     std::snprintf(buf, sizeof buf, "interval: model error x exp(N(0, %.3g)) from the fit's leave-one-out errors", p.model_error_ln_sd);
     notes.emplace_back(buf);
   }
+  if (p.extrapolation_ln_sd > 0 && p.extrapolation_beyond_nodes > 0 && !used.empty()) {  // beyond the fitted nodes
+    u.extrapolation_ln_sd = p.extrapolation_ln_sd;
+    u.extrapolation_beyond_nodes = p.extrapolation_beyond_nodes;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "interval: beyond %d node(s) the model error grows by %.3g in ln per doubling of nodes (forward fits)",
+                  p.extrapolation_beyond_nodes, p.extrapolation_ln_sd);
+    notes.emplace_back(buf);
+  }
   if (!used.empty())
     notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
                     std::to_string(p.knobs.size()) + " fitted knob(s)");

@@ -22,6 +22,17 @@ ConfigResult::Band band(const std::vector<double>& v, double reported, double ce
 
 }  // namespace
 
+double Uncertainty::model_error_sd_at(int nodes) const
+{
+  double var = model_error_ln_sd * model_error_ln_sd;
+  if (extrapolation_ln_sd > 0 && extrapolation_beyond_nodes > 0 && nodes > extrapolation_beyond_nodes)
+  {
+    const double d = std::log2(static_cast<double>(nodes) / extrapolation_beyond_nodes);
+    var += extrapolation_ln_sd * extrapolation_ln_sd * d * d;
+  }
+  return std::sqrt(var);
+}
+
 Dimension assumed_range(const std::string& knob_name, double value, double low_factor, double high_factor)
 {
   Dimension d;
@@ -91,7 +102,7 @@ void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncer
     chol = ldlt.transpositionsP().transpose() * (l * dvec.asDiagonal());
   }
   const boost::math::normal standard;
-  const bool model_error = u.model_error_ln_sd > 0;  // one more dimension, the last
+  const bool model_error = u.has_model_error();  // one more dimension, the last
   const auto pts = latin_hypercube(static_cast<std::size_t>(samples), u.dims.size() + (model_error ? 1 : 0), seed);
   const std::size_t m = report.results.size();
   std::vector<std::vector<double>> step(m), thr(m), total(m), speed(m), cost(m);
@@ -119,8 +130,9 @@ void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncer
     }
     const ScenarioReport r = run_scenario(s, quiet);
     DDPSIM_CHECK(r.results.size() == m, "uncertainty: a sample ran different configurations");
-    const double f = model_error ? std::exp(u.model_error_ln_sd * boost::math::quantile(standard, p.back())) : 1.0;
+    const double z_model = model_error ? boost::math::quantile(standard, p.back()) : 0.0;
     for (std::size_t i = 0; i < m; ++i) {
+      const double f = model_error ? std::exp(u.model_error_sd_at(r.results[i].nodes) * z_model) : 1.0;
       step[i].push_back(r.results[i].step_time_s * f);
       thr[i].push_back(r.results[i].samples_per_s / f);
       total[i].push_back(r.results[i].total_time_s * f);

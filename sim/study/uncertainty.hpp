@@ -34,7 +34,14 @@ struct Uncertainty {
   // The model's own error (issue 18 item 4): every sample's times and cost x exp(N(0, sd)),
   // throughput / the same; sd from a job fit's leave-one-out errors (0: none known).
   double model_error_ln_sd = 0;
-  bool empty() const { return dims.empty() && !(model_error_ln_sd > 0); }
+  // ... growing beyond the fitted node counts: a configuration on N nodes gets the sd
+  // sqrt(model_error_ln_sd^2 + extrapolation_ln_sd^2 max(0, log2(N / extrapolation_beyond_nodes)))
+  // (calibrate/job_extrapolation.hpp); one standard normal per sample drives every configuration.
+  double extrapolation_ln_sd = 0;
+  int extrapolation_beyond_nodes = 0;
+  double model_error_sd_at(int nodes) const;
+  bool has_model_error() const { return model_error_ln_sd > 0 || (extrapolation_ln_sd > 0 && extrapolation_beyond_nodes > 0); }
+  bool empty() const { return dims.empty() && !has_model_error(); }
 };
 
 // ln-uniform dimension over value x [low_factor, high_factor].

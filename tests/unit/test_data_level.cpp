@@ -27,6 +27,9 @@ std::string drawing(const Algorithm& a, const Request& req)
   const auto nodes = ranks_by_node(req);
   const bool several_nodes = nodes.size() > 1;
   if (a.name() == "nvls" && req.ranks.size() > 1) return "nvls draws NVSwitch port and NIC load";
+  // Both partners send their whole buffer in the same step and reduce what they receive: MPI's
+  // sendrecv into a scratch buffer, which this data model (one buffer per rank) does not have.
+  if (a.name() == "rd" && req.ranks.size() > 1) return "rd exchanges whole buffers through a scratch buffer";
   if (a.name() == "tree" && req.topo->instance().intra == IntraNodeFabric::nvswitch && nodes.front().size() > 1)
     return "tree draws an NVSwitch node's chain as one 2S flow per GPU pair";
   if (a.name() == "hierarchical" && several_nodes)

@@ -16,13 +16,12 @@ TEST_CASE("overlap slowdown: SMs taken by NCCL's channels, or HBM taken by its t
   CHECK_THROWS(overlap_slowdown(80, 80, Bandwidth{0}, Bandwidth{900e9}));
 }
 
-TEST_CASE("bucket copy, launch, negotiation, staging, host reduction")
+TEST_CASE("bucket copy, launch, staging, host reduction")
 {
   // 100 MB of gradients on a V100 (900 GB/s): in and out of the bucket, 400 MB of traffic.
   CHECK(bucket_copy_time(Bytes{100'000'000}, Bandwidth{900e9}, false).seconds() == Approx(4e8 / 900e9));
   CHECK(bucket_copy_time(Bytes{100'000'000}, Bandwidth{900e9}, true) == Time{0});
   CHECK(launch_cost(10, Time::from_us(5)).us() == Approx(50));
-  CHECK(horovod_negotiation(3, Time::from_us(20)).us() == Approx(120));
   // A server summing 8 workers' 10 MB: reads 80 MB, writes 10 MB at 128 GB/s.
   CHECK(host_reduction_time(Bytes{10'000'000}, 8, Bandwidth{128e9}).seconds() == Approx(9e7 / 128e9));
 }

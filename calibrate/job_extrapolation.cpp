@@ -1,0 +1,79 @@
+#include "calibrate/job_extrapolation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "core/error.hpp"
+
+namespace ddpsim::calibrate {
+namespace {
+
+// Subsets of `knobs`, largest first (original order kept inside each), so that a forward fit
+// keeps as many of the real fit's knobs as the earlier rows determine.
+std::vector<std::vector<std::string>> subsets_largest_first(const std::vector<std::string>& knobs)
+{
+  const std::size_t n = std::min<std::size_t>(knobs.size(), 8);
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t size = n; size >= 1; --size)
+    for (unsigned mask = 1; mask < (1u << n); ++mask) {
+      if (static_cast<std::size_t>(__builtin_popcount(mask)) != size) continue;
+      std::vector<std::string> s;
+      for (std::size_t k = 0; k < n; ++k)
+        if (mask & (1u << k)) s.push_back(knobs[k]);
+      out.push_back(s);
+    }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v)
+{
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+ExtrapolationError extrapolation_error(const sim::ScenarioSpec& spec, const JobFitOptions& options, const JobFit& fit)
+{
+  ExtrapolationError out;
+  std::set<int> fitted_nodes;
+  for (const RowFit& r : fit.rows)
+    if (r.fitted) fitted_nodes.insert(r.obs.nodes);
+  if (fitted_nodes.empty()) return out;
+  out.fitted_nodes_max = *fitted_nodes.rbegin();
+  double sum = 0;
+  for (std::size_t i = 0; i < fit.rows.size(); ++i) {
+    const RowFit& target = fit.rows[i];
+    if (!target.fitted || target.obs.nodes == *fitted_nodes.begin()) continue;
+    JobFitOptions o = options;
+    o.fit_on_nodes.assign(fitted_nodes.begin(), fitted_nodes.lower_bound(target.obs.nodes));
+    const int reach_from = o.fit_on_nodes.back();
+    for (const std::vector<std::string>& knobs : subsets_largest_first(options.knobs)) {
+      o.knobs = knobs;
+      JobFit forward;
+      try {
+        forward = fit_job(spec, o);
+      } catch (const UserError&) {
+        continue;  // these rows cannot determine these knobs: try fewer
+      }
+      DDPSIM_CHECK(forward.rows.size() == fit.rows.size(), "extrapolation: a forward fit saw different rows");
+      const double e = std::log(forward.rows[i].predicted / target.obs.value);
+      const double d = std::log2(static_cast<double>(target.obs.nodes) / reach_from);
+      if (!std::isfinite(e) || !(d > 0)) break;
+      sum += e * e / d;
+      ++out.rows;
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "nodes %d from %d (%s): %+.1f%%", target.obs.nodes, reach_from, joined(knobs).c_str(),
+                    (std::exp(e) - 1) * 100);
+      out.from += (out.from.empty() ? "forward fits: " : "; ") + std::string(buf);
+      break;
+    }
+  }
+  if (out.rows > 0) out.ln_sd_per_doubling = std::sqrt(sum / out.rows);
+  return out;
+}
+
+}  // namespace ddpsim::calibrate
