@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "calibrate/log_env.hpp"
@@ -140,6 +141,7 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   DDPSIM_CHECK(!logs.empty(), "fit without logs");
   sim::Profile prof = sim::default_profile(instance.name);
   std::vector<Point> intra, network;
+  std::vector<sim::CollectiveOptions> options;  // per log
   // Topologies and backends live as long as the points' choices point at registry algorithms only.
   for (const NcclLog& log : logs) {
     const auto [nodes, gpn] = log_shape(instance, log);
@@ -149,12 +151,12 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
       choice.algorithm = algorithm;
       choice.why += "; --algorithm " + algorithm;
     }
-    sim::CollectiveOptions options;
-    options.algorithm = choice.algorithm;
-    options.protocol = choice.protocol;
-    options.tuner = choice.tuner;
+    sim::CollectiveOptions& o = options.emplace_back();
+    o.algorithm = choice.algorithm;
+    o.protocol = choice.protocol;
+    o.tuner = choice.tuner;
     prof.provenance.assumed.push_back(log.file + ": " + choice.why);
-    const sim::CollectiveModel model(topo, options);  // catalog alone: the terms the fit works on
+    const sim::CollectiveModel model(topo, o);  // catalog alone: the terms the fit works on
     for (const LogRow& row : log.rows) {
       sim::PricedCollective c;
       try {
@@ -176,12 +178,31 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
       std::string("weighted least squares (Eigen, 1/t weights) of t - L_nccl on [1, B_line, sqrt(S/MiB)] per scope; ") +
       "algorithm and protocol per log as provenance.assumed says (the log's NCCL_ALGO/NCCL_PROTO and tuner plugin; "
       "otherwise aws-ofi-nccl's tuner where it has tables, NCCL's tuning.cc model elsewhere)";
-  for (const auto* pts : {&intra, &network})
-    for (const Point& p : *pts) {
-      const double t = sim::profile_time_us(p.terms, prof.scope(p.nodes), p.row->bytes);
-      prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, t,
-                                             std::string(p.algorithm->name()), std::string(to_string(p.protocol))});
+  // Each row's prediction is the time ddpsim gives it with the fitted profile: the collective
+  // priced with the profile and timed on an idle network (as `ddpsim collective` does), not the
+  // fitted formula itself. They differ where a negative alpha would make the formula negative:
+  // the schedule never charges less than zero latency (CollectiveModel::apply_profile). A
+  // negative prediction was written once and not read back (fuzz_nccl_log, 2026-11-25).
+  std::map<const LogRow*, double> predicted;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const auto [nodes, gpn] = log_shape(instance, logs[i]);
+    const Topology topo(instance, nodes, gpn);
+    options[i].profile = prof;
+    const sim::CollectiveModel model(topo, options[i]);
+    sim::AnalyticalBackend idle(topo);
+    for (const LogRow& row : logs[i].rows) {
+      try {
+        predicted[&row] = sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle);
+      } catch (const OverflowError& e) {
+        throw UserError(SourceLocation{logs[i].file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
+      }
     }
+  }
+  for (const auto* pts : {&intra, &network})
+    for (const Point& p : *pts)
+      prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us,
+                                             predicted.at(p.row), std::string(p.algorithm->name()),
+                                             std::string(to_string(p.protocol))});
   prof.warnings = profile_warnings(prof);
   return prof;
 }

@@ -10,6 +10,7 @@
 // dropped when the fit makes it negative; a non-positive 1/efficiency is an error.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,10 +26,15 @@ namespace ddpsim::calibrate {
 // The ranges a profile file may hold (app/input/profile_io.cpp reads with them; a fit outside them is
 // refused, located at its first row, instead of writing a profile that cannot be loaded back).
 // alpha may be negative: NCCL's latency table can overestimate a machine's latency.
+// The residuals' ranges are those of what a fit can write: a log's sizes (below 2^63 B) and times
+// (up to 100 days, calibrate/nccl_log.cpp), and predictions as ddpsim times them (never negative,
+// at most the picosecond clock's 106 days = 9.2e12 us).
 struct ProfileLimits {
   static constexpr double alpha_us_min = -1e6, alpha_us_max = 1e6;
   static constexpr double efficiency_min = 1e-6, efficiency_max = 1e6;
   static constexpr double gamma_us_min = 0, gamma_us_max = 1e9;
+  static constexpr double residual_us_max = 1e13;
+  static constexpr std::int64_t residual_bytes_max = INT64_MAX;  // 2^63 - 1
 };
 
 // Throws UserError when a log does not fit the instance (rank count) or a scope cannot be fitted.

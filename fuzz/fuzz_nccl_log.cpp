@@ -25,8 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (static_cast<std::int64_t>(nodes) * gpn > 4096) return;  // keep each input fast
     sim::check_resources(nodes, gpn, sim::EngineKind::analytical, sim::Workload::collective, {}, "ranks");
     prof = calibrate::fit_profile(inst, {log});
-    if (!fuzz::accepts([&] { app::parse_profile("fit.yaml", app::profile_yaml(prof)); }))
-      fuzz::finding("calibrate fit wrote a profile that does not load back");
+    try {
+      app::parse_profile("fit.yaml", app::profile_yaml(prof));
+    } catch (const UserError& e) {
+      fuzz::finding(std::string("calibrate fit wrote a profile that does not load back: ") + e.what());
+    }
   });
   (void)fitted;
   return 0;

@@ -22,6 +22,7 @@
 #include "sim/network/guards.hpp"
 #include "core/subprocess.hpp"
 #include "sim/study/guards.hpp"
+#include "sim/step/step_level.hpp"  // issue 21: --granularity step
 
 namespace ddpsim::app {
 namespace {
@@ -41,6 +42,8 @@ struct ScenarioOptions {
   std::string max_memory = "4GiB";
   double timeout_s = 0;
   std::string shard;  // issue 11: "I/N", "auto" or "auto/N" (app/output/shards.hpp)
+  std::string granularity = "coarse";  // issue 21: "step" times every send (sim/step/step_level.hpp)
+  bool per_rank = false;               // issue 21: every rank its own class, no folding
 };
 
 class ScenarioCommand final : public Command {
@@ -72,6 +75,14 @@ class ScenarioCommand final : public Command {
     cmd_->add_option("--timeout", opt_.timeout_s, "Stop a flow simulation after this many seconds (0: no limit)")
         ->check(CLI::Range(0.0, 1e7))->capture_default_str();
     add_shard_option(*cmd_, opt_.shard);  // issue 11
+    cmd_->add_option("--granularity", opt_.granularity,
+                     "coarse: each gradient reduction as phases priced by NCCL's model and the profile; step: every "
+                     "send of its step-level schedule on the catalog's links (no NCCL latency formula or profile; at "
+                     "most 1024 GPUs, 256 on the flow engine)")
+        ->check(CLI::IsMember({"coarse", "step"}))->capture_default_str();
+    cmd_->add_flag("--per-rank", opt_.per_rank,
+                   "Simulate every rank as its own rank class, and every rank on the flow engine (no symmetry "
+                   "folding) (default: alike ranks folded into one)");
   }
 
   bool selected() const override { return cmd_->parsed(); }
@@ -100,6 +111,12 @@ class ScenarioCommand final : public Command {
                         : spec.cluster.gpus_per_node > 0          ? spec.cluster.gpus_per_node
                                                                   : spec.cluster.instance.gpus;
         sim::check_resources(spec.cluster.nodes[i], gpn, run.engine, workload(spec), limits, "cluster.nodes");
+        const std::int64_t gpus = std::int64_t{spec.cluster.nodes[i]} * gpn;
+        const std::int64_t step_max = run.engine == sim::EngineKind::flow ? sim::kMaxStepLevelFlowGpus : sim::kMaxStepLevelGpus;
+        if (run.step_level && gpus > step_max)  // issue 21: every send is simulated
+          throw UserError("--granularity: step simulates every send, at most " + std::to_string(step_max) + " GPUs on the " +
+                          std::string(sim::to_string(run.engine)) + " engine; cluster.nodes asks for " +
+                          std::to_string(gpus) + " (use coarse)");
         sim::check_collectives(sim::collectives_per_step(spec), std::int64_t{spec.cluster.nodes[i]} * gpn, limits,
                                "training.bucket_cap_mb");  // issue 21: ZeRO's gathers per step
       }
@@ -136,6 +153,9 @@ class ScenarioCommand final : public Command {
     if (opt_.files.size() == 1 && opt_.files.front() != "-" && is_multijob_file(opt_.files.front())) {
       opt_.file = opt_.files.front();
       if (!opt_.trace.empty()) throw UserError("--trace: not available for a scenario with several jobs (jobs:)");
+      if (opt_.granularity != "coarse" || opt_.per_rank)
+        throw UserError(std::string(opt_.per_rank ? "--per-rank" : "--granularity") +
+                        ": not available for a scenario with several jobs (jobs:)");
       if (shard) throw UserError("--shard: not available for a scenario with several jobs (jobs:)");
       set_simulation_timeout(opt_.timeout_s);
       return run_multijob_scenario(opt_.file, opt_.format, opt_.engine, opt_.output,
@@ -146,7 +166,9 @@ class ScenarioCommand final : public Command {
     if (shard) {
       write_output(opt_.output,
                    scenario_shard_jsonl(reports.front(), *shard,
-                                        {"scenario", opt_.file, "engine=" + opt_.engine + " samples=" + opt_.samples}));
+                                        {"scenario", opt_.file, "engine=" + opt_.engine + " samples=" + opt_.samples +
+                                             (opt_.granularity != "coarse" ? " granularity=" + opt_.granularity : "") +
+                                             (opt_.per_rank ? " per-rank" : "")}));
       return 0;
     }
     write_output(opt_.output, render(reports));
@@ -164,6 +186,8 @@ class ScenarioCommand final : public Command {
     sim::RunOptions run;
     run.engine = resolve_engine(opt_.engine, spec);
     run.jobs = opt_.jobs;
+    run.step_level = opt_.granularity == "step";  // issue 21
+    run.per_rank = opt_.per_rank;
     if (shard) run.shard_index = shard->index, run.shard_count = shard->count;
     Progress progress("configurations");  // issue 11: on a terminal, for runs over a second
     run.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
@@ -175,6 +199,10 @@ class ScenarioCommand final : public Command {
     sim::ScenarioReport report =
         guarded_run(spec, run, [&] { return sim::predict(spec, run, opt_.samples == "auto" ? sim::kDefaultSamples : std::stoi(opt_.samples)); });
     add_engine_warnings(spec, run.engine, report);
+    if (run.step_level)  // issue 21: the table says so too (JSON: "granularity")
+      report.notes.push_back("granularity step: each gradient reduction timed from every send of its schedule on the "
+                             "catalog's links (no NCCL latency formula or profile)");
+    if (run.per_rank) report.notes.push_back("--per-rank: every rank simulated as its own rank class, none folded");
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& shown = traced(report, run);
       if (shown.stragglers) add_straggler_steps(timeline, *shown.stragglers);  // issue 20

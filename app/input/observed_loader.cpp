@@ -28,7 +28,7 @@ std::vector<int> gpn_at(const sim::ScenarioSpec& s, int nodes)
   const int all = s.cluster.gpus_per_node > 0 ? s.cluster.gpus_per_node : s.cluster.instance.gpus;
   for (std::size_t i = 0; i < s.cluster.nodes.size(); ++i)
     if (s.cluster.nodes[i] == nodes)
-      out.push_back(s.cluster.gpus_per_node_each.empty() ? all : s.cluster.gpus_per_node_each[i]);
+      out.push_back(s.cluster.gpus_per_node_each.empty() ? all : s.cluster.gpus_per_node_each.at(i));  // checked: fuzz_scenario
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "app/input/profile_io.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -10,10 +11,16 @@
 namespace ddpsim::app {
 namespace {
 
-std::string fixed(double v, int digits)
+// `digits` decimals (the shipped profiles' form), except for a value so small that they would
+// keep fewer than three significant digits (or round it to zero): 4 significant digits then
+// (e.g. 1.234e-05). A valid efficiency of 1e-5 written as 0.0000 read back as 0 and was refused.
+std::string fixed(double v, int digits, bool significant = true)
 {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  if (significant && v != 0 && std::abs(v) < std::pow(10.0, 2 - digits))
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 
@@ -79,7 +86,7 @@ std::string profile_yaml(const sim::Profile& p)
     out << YAML::Key << "bytes" << YAML::Value << r.bytes;
     out << YAML::Key << "measured_us" << YAML::Value << fixed(r.measured_us, 2);
     out << YAML::Key << "predicted_us" << YAML::Value << fixed(r.predicted_us, 2);
-    out << YAML::Key << "error" << YAML::Value << fixed(r.error(), 4);
+    out << YAML::Key << "error" << YAML::Value << fixed(r.error(), 4, false);  // not read back
     out << YAML::Key << "algorithm" << YAML::Value << r.algorithm;
     out << YAML::Key << "protocol" << YAML::Value << r.protocol;
     out << YAML::EndMap;
@@ -144,9 +151,12 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
       x.file = r.string(res[i], path, "file", false).value_or("");
       x.line = static_cast<int>(r.integer(res[i], path, "line", false, 0, 1 << 30).value_or(0));
       x.nodes = static_cast<int>(r.integer(res[i], path, "nodes", true, 1, 1 << 20).value_or(1));
-      x.bytes = static_cast<std::uint64_t>(r.integer(res[i], path, "bytes", true, 0, std::int64_t{1} << 50).value_or(0));
-      x.measured_us = r.number(res[i], path, "measured_us", true, 0, 1e12).value_or(0);
-      x.predicted_us = r.number(res[i], path, "predicted_us", true, 0, 1e12).value_or(0);
+      // The ranges a fit can write (calibrate::ProfileLimits): a reader narrower than the writer
+      // refused the fitter's own files.
+      using L = calibrate::ProfileLimits;
+      x.bytes = static_cast<std::uint64_t>(r.integer(res[i], path, "bytes", true, 0, L::residual_bytes_max).value_or(0));
+      x.measured_us = r.number(res[i], path, "measured_us", true, 0, L::residual_us_max).value_or(0);
+      x.predicted_us = r.number(res[i], path, "predicted_us", true, 0, L::residual_us_max).value_or(0);
       x.algorithm = r.string(res[i], path, "algorithm", false).value_or("");
       x.protocol = r.string(res[i], path, "protocol", false).value_or("");
       p.residuals.push_back(std::move(x));

@@ -85,9 +85,15 @@ void read_cluster(Reader& r, const YAML::Node& n, const Catalog& catalog, const 
         check_gpn(e, *v);
         c.gpus_per_node_each.push_back(static_cast<int>(*v));
       }
-    if (r.ok() && c.gpus_per_node_each.size() != c.nodes.size())
-      r.error(g, "cluster.gpus_per_node",
-              "a list needs one entry per entry of cluster.nodes (" + std::to_string(c.nodes.size()) + ")");
+    if (c.gpus_per_node_each.size() != c.nodes.size()) {
+      if (r.ok())
+        r.error(g, "cluster.gpus_per_node",
+                "a list needs one entry per entry of cluster.nodes (" + std::to_string(c.nodes.size()) + ")");
+      // The Reader goes on to the other sections after an error, and `observed:` indexes this
+      // list by the entries of `nodes`: never leave them different lengths (fuzz_scenario found
+      // a heap overflow when an earlier error had skipped the check above).
+      c.gpus_per_node_each.clear();
+    }
   } else if (auto v = r.integer(n, path, "gpus_per_node", false, 1, 64)) {
     check_gpn(n["gpus_per_node"], *v);
     c.gpus_per_node = static_cast<int>(*v);

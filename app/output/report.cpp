@@ -8,6 +8,7 @@ std::string scenario_json(const sim::ScenarioReport& rep)
   j["scenario"] = rep.scenario;
   j["description"] = rep.description;
   j["engine"] = rep.engine;
+  if (rep.granularity != "coarse") j["granularity"] = rep.granularity;  // issue 21: --granularity step
   j["model"] = rep.model;
   j["parameters"] = rep.parameters;
   j["price_source"] = rep.price_source;

@@ -39,9 +39,10 @@ std::string scenario_table(const sim::ScenarioReport& rep, bool wide)
   for (const auto& r : rep.results)
     for (const std::string& w : r.warnings)
       out += wrap_words("warning: " + printable(r.instance) + " x" + std::to_string(r.nodes) + " " + r.framework + ": " + printable(w), 118);
-  // The flow engine says how it simulated each row (sim::ConfigResult::simulated).
+  // The flow engine says how it simulated each row (sim::ConfigResult::simulated; with
+  // --per-rank the analytical rows say it too, and the notes say so for them).
   for (const auto& r : rep.results)
-    if (!r.simulated.empty())
+    if (!r.simulated.empty() && rep.engine == "flow")
       out += std::to_string(r.nodes) + " nodes: the flow engine simulated " +
              (r.simulated == "symmetric" ? "one symmetry period standing for all ranks" : "every rank (one period only, or ranks that differ)") +
              ".\n";

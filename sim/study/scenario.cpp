@@ -15,6 +15,7 @@
 #include "sim/step/overhead_setup.hpp"
 #include "sim/step/precision.hpp"
 #include "sim/step/sharded.hpp"
+#include "sim/step/step_level.hpp"  // issue 21
 #include "sim/study/sweep.hpp"
 #include "sim/step/traced.hpp"  // issue 19
 #include "sim/study/whatif.hpp"  // issue 12
@@ -84,12 +85,20 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   fc.collective.tuner = spec.communication.tuner;  // NCCL's chooser and its NCCL_PROTO (issue 18)
   if (fc.collective.nccl) fc.collective.protocol = spec.communication.protocol;
   const CollectiveModel model(topo, fc.collective);
+  StepLevelTimer steps(model, *network);  // issue 21: --granularity step
   setup.collective = [&](Bytes bytes) {
     // [issue 11] sharded frameworks reduce-scatter their gradient buckets (sharded.hpp).
-    if (shard_stage(cfg.framework) != ShardStage::none) return model.price(gradient_op(cfg.framework), bytes);
-    return framework_reduce(fc, model, bytes);
+    const bool sharded = shard_stage(cfg.framework) != ShardStage::none;
+    const algo::CollectiveOp op = sharded ? gradient_op(cfg.framework) : algo::CollectiveOp::all_reduce;
+    PricedCollective p = sharded ? model.price(op, bytes) : framework_reduce(fc, model, bytes);
+    if (options.step_level) steps.apply(p, op, bytes, !sharded && !fc.staged_from.empty() && bytes.n > 0);
+    return p;
   };
   setup.network = network.get();
+  if (options.per_rank) {  // issue 21: every rank simulated, none folded
+    setup.classes.assign(static_cast<std::size_t>(topo.gpu_count()), RankClass{1, 1.0, setup.loader});
+    if (auto* f = dynamic_cast<FlowBackend*>(network.get())) f->set_folding(false);
+  }
   // Issue 9: what real jobs pay per step (overhead_setup.hpp).
   apply_overheads(spec.overheads,
                   OverheadContext{cfg.framework, spec.training.optimizer, spec.training.precision,
@@ -162,6 +171,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
     r.observed_samples_per_s = o->second;
   r.warnings = framework_warnings(cfg.framework, inst);
   if (flow) r.simulated = flow->last_stats().folded ? "symmetric" : "per-rank";
+  if (options.per_rank) r.simulated = "per-rank";
   // [issue 11] will it fit (memory.hpp): a row that does not fit is reported, not costed.
   r.gather_s = gathers.busy.seconds();
   r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
@@ -198,7 +208,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
 {
   DDPSIM_CHECK(!spec.cluster.nodes.empty(), "scenario without node counts");
   ScenarioReport report{spec.name, spec.description, std::string(to_string(options.engine)), spec.model.name,
-                        spec.model.parameter_count(), {}, {}, {}};
+                        spec.model.parameter_count(), {}, {}, {}, {}, "coarse"};
   std::vector<Config> configs;
   std::vector<Framework> frameworks{spec.training.framework};
   frameworks.insert(frameworks.end(), spec.training.compare.begin(), spec.training.compare.end());
@@ -224,6 +234,7 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   }
   auto spec_of = [&](const Config& c) -> const ScenarioSpec& { return c.compiled ? *compiled : spec; };
   report.price_source = spec.cluster.instance.price_source;
+  if (options.step_level) report.granularity = "step";
   report.profile_source = spec.communication.profile_source;
   const std::size_t n = configs.size();
   // [issue 11] A shard runs its own configurations (RunOptions::shard_index) and the first of

@@ -226,6 +226,7 @@ struct ScenarioReport {
   std::string profile_source;  // the calibration profile applied (communication.profile_source)
   std::string price_source;  // where the instance prices come from (catalog)
   std::vector<std::string> notes;  // calibration and uncertainty notes, printed under the table
+  std::string granularity = "coarse";  // issue 21: "step" with --granularity step
 };
 
 // How to run a scenario (from the command line, not the scenario file).
@@ -245,6 +246,11 @@ struct RunOptions {
   // Issue 12 (several jobs on one fabric, multijob.hpp): when set, builds each configuration's
   // network backend instead of `engine`'s (the shared fabric's recording backend).
   std::function<std::unique_ptr<NetworkBackend>(const Topology&)> make_network;
+  // Issue 21 (`ddpsim scenario --granularity step`, `--per-rank`): each reduction timed from its
+  // step-level schedule (sim/step/step_level.hpp); every rank its own rank class, and the flow
+  // engine's symmetry folding off.
+  bool step_level = false;
+  bool per_rank = false;
 };
 
 // The first row of `r`'s framework: its speedup and efficiency base.
