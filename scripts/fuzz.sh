@@ -5,6 +5,9 @@
 # minimised, is written to fuzz/regressions/<target>/ so that once fixed and committed it is
 # replayed by CTest's fuzz.replay.<target>); 3 the fuzz build is not available (no clang).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
+# With FUZZ_SEED=S set, libFuzzer's random stream is seeded with S: the same corpus, binary and
+# seed give the same inputs in the same order, so a run cut short by SECONDS runs a prefix of a
+# longer one (CI uses this: what ran clean here runs clean there).
 # With FUZZ_RUNS=N set, each target stops after N executions instead (SECONDS is then only a cap):
 #   FUZZ_RUNS=1000000 nice -n 19 scripts/fuzz.sh 14400      # a long campaign: commit its logs
 # (build/fuzz/findings/<target>.log) under fuzz/logs/ before docs/reliability.md cites its numbers.
@@ -64,6 +67,7 @@ run_one() {
   local t0 runs=()
   t0=$(date +%s)
   [ -z "${FUZZ_RUNS:-}" ] || runs=(-runs="$FUZZ_RUNS")
+  [ -z "${FUZZ_SEED:-}" ] || runs+=(-seed="$FUZZ_SEED")
   timeout -k 10 $(( seconds + 120 )) build/fuzz/fuzz/$t "${runs[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=0 \
        -malloc_limit_mb=$rss_limit_mb -max_len=8192 -artifact_prefix="build/fuzz/findings/$t/" \
        -print_final_stats=1 "build/fuzz/corpus/$t" >"$log" 2>&1 &
