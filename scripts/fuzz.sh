@@ -3,7 +3,7 @@
 # target for SECONDS each (default 60), seeded from the repository's own inputs and its committed
 # regressions (fuzz/regressions/<target>/). Exit status: 0 nothing found; 1 a finding (its input,
 # minimised, is written to fuzz/regressions/<target>/ so that once fixed and committed it is
-# replayed by CTest's fuzz.replay.<target>); 3 the fuzz build is not available (no clang).
+# replayed by CTest's fuzz.replay.<target>) or a failed fuzz build; 3 no clang-16 (nothing to build with).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 # With FUZZ_SEED=S set, libFuzzer's random stream is seeded with S: the same corpus, binary and
 # seed give the same inputs in the same order, so a run cut short by SECONDS runs a prefix of a
@@ -21,9 +21,13 @@ targets=("$@")
 
 start=$(date +%s)
 if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then  # FUZZ_SKIP_BUILD=1: reuse the built targets (resume a campaign)
-  if ! cmake --preset fuzz >/dev/null || ! cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]}"; then
-    echo "fuzz: the fuzz build failed or clang-16 is missing"
+  if ! command -v clang++-16 >/dev/null; then
+    echo "fuzz: clang-16 is missing (scripts/setup.sh installs it): no fuzz build"
     exit 3
+  fi
+  if ! cmake --preset fuzz >/dev/null || ! cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]}"; then
+    echo "fuzz: the fuzz build failed"  # a broken build is a failure, not a skip
+    exit 1
   fi
   echo "fuzz: build took $(( $(date +%s) - start )) s"
 fi
