@@ -17,11 +17,17 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
+# One profiled run and its checks. A real 2-process CPU run timed while ctest runs other tests
+# beside it can be disturbed (a preempted rank stretches a step but not its ops): the attempt is
+# repeated once, and both outcomes are printed; a model error fails both. (Body not indented:
+# it holds here-documents.)
+attempt() {
+fail=0
 if ! timeout 300 "$py" "$here/torch/ddp_profile.py" "$tmp/trace.json" >"$tmp/py.log" 2>&1; then
   say fail "the profiled DDP run failed: $(tail -n3 "$tmp/py.log")"
-  exit 1
+  return 1
 fi
-gzip -k "$tmp/trace.json"
+gzip -kf "$tmp/trace.json"
 for f in trace.json trace.json.gz; do
   cat >"$tmp/s_$f.yaml" <<YAML
 name: torch_cpu_trace
@@ -64,6 +70,12 @@ print(f"2 ranks: predicted {row['step_time_s']*1e3:.3f} ms, traced median {trace
 PY
   ); then say ok "$f: $msg"; else say fail "$f: $msg"; fi
 done
+return $fail
+}
+if ! attempt; then
+  echo "retry: the first profiled run failed a check (above); profiling once more"
+  attempt || exit 1
+fi
 # The same file cut short is a located error, exit 2.
 head -c 1000 "$tmp/trace.json.gz" >"$tmp/cut.json.gz"
 sed 's/trace.json.gz/cut.json.gz/' "$tmp/s_trace.json.gz.yaml" >"$tmp/cut.yaml"
