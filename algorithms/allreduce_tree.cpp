@@ -71,7 +71,7 @@ std::vector<Send> plan(const Request& req, bool merged)
     if (merged && n > 1) {
       const Bytes busiest{*std::max_element(sent.begin(), sent.end())};
       for (int m = 0; m < n; ++m)
-        out.push_back({nodes[static_cast<std::size_t>(m)].front(), nodes[static_cast<std::size_t>((m + 1) % n)].front(), busiest});
+        out.push_back({nodes[static_cast<std::size_t>(m)].front(), nodes[static_cast<std::size_t>((m + 1) % n)].front(), busiest, Bytes{0}});
     }
   }
   return out;

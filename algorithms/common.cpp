@@ -105,13 +105,14 @@ PhaseBuilder::PhaseBuilder(const Request& req, std::string name, int steps)
   phase_.steps = steps;
 }
 
-std::uint32_t PhaseBuilder::find_or_add(TaskKind kind, VertexId src, VertexId dst, Time overhead)
+template <class Overhead>
+std::uint32_t PhaseBuilder::flow(TaskKind kind, VertexId src, VertexId dst, Overhead overhead)
 {
   DDPSIM_CHECK(src < head_.size(), "a flow from a device outside the topology");
   for (std::uint32_t i = head_[src]; i != UINT32_MAX; i = next_[i])
     if (flows_[i].kind == kind && flows_[i].dst == dst) return i;
   const auto i = static_cast<std::uint32_t>(flows_.size());
-  flows_.push_back(Flow{kind, src, dst, Bytes{}, overhead});
+  flows_.push_back(Flow{kind, src, dst, Bytes{}, overhead()});
   next_.push_back(head_[src]);
   head_[src] = i;
   return i;
@@ -120,18 +121,12 @@ std::uint32_t PhaseBuilder::find_or_add(TaskKind kind, VertexId src, VertexId ds
 void PhaseBuilder::send(VertexId src, VertexId dst, Bytes bytes)
 {
   DDPSIM_CHECK(src != dst, "a send to itself");
-  // The hop's overhead only when the flow is new (as before: the first send of a pair sets it).
-  for (std::uint32_t i = src < head_.size() ? head_[src] : UINT32_MAX; i != UINT32_MAX; i = next_[i])
-    if (flows_[i].kind == TaskKind::send && flows_[i].dst == dst) {
-      flows_[i].bytes += bytes;
-      return;
-    }
-  flows_[find_or_add(TaskKind::send, src, dst, hop_overhead(req_, src, dst))].bytes += bytes;
+  flows_[flow(TaskKind::send, src, dst, [&] { return hop_overhead(req_, src, dst); })].bytes += bytes;
 }
 
 void PhaseBuilder::local(TaskKind kind, VertexId device, Bytes bytes, Time overhead)
 {
-  flows_[find_or_add(kind, device, device, overhead)].bytes += bytes;
+  flows_[flow(kind, device, device, [=] { return overhead; })].bytes += bytes;
 }
 
 Phase PhaseBuilder::build() const

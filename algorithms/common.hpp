@@ -57,7 +57,9 @@ class PhaseBuilder {
   // a device has a handful of flows per phase, so a lookup walks a few entries, with no
   // allocation per send (issue 21: an ordered map of (kind, src, dst) took 31 % of a
   // 131,072-rank run, a node-based hash map more).
-  std::uint32_t find_or_add(TaskKind kind, VertexId src, VertexId dst, Time overhead);
+  // The flow (kind, src, dst), adding it with `overhead()` when absent (called only then).
+  template <class Overhead>
+  std::uint32_t flow(TaskKind kind, VertexId src, VertexId dst, Overhead overhead);
   std::vector<std::uint32_t> head_, next_;
 };
 
