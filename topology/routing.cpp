@@ -12,23 +12,23 @@
 namespace ddpsim {
 namespace {
 
-// Keeps one node's devices, minus GPUs other than the two endpoints (GPUs never forward).
+// Keeps one node's devices (local ids), minus GPUs other than the two endpoints (GPUs never forward).
 struct NodeFilter {
   const Topology* topo = nullptr;
-  int node = 0;
-  VertexId src = 0, dst = 0;
+  VertexId first = 0;  // the node's first device
+  VertexId src = 0, dst = 0;  // local ids
   bool operator()(std::size_t v) const
   {
-    const Device& d = topo->device(static_cast<VertexId>(v));
-    if (d.node != node) return false;
+    const Device& d = topo->device(first + static_cast<VertexId>(v));
     return d.kind != DeviceKind::gpu || v == src || v == dst;
   }
 };
 
 // Drops links that are down (what-if: an NVLink with every lane lost).
+template <class Graph>
 struct LinkUp {
   const Topology* topo = nullptr;
-  boost::property_map<Topology::Graph, boost::edge_index_t>::const_type index;
+  typename boost::property_map<Graph, boost::edge_index_t>::const_type index;
   template <class Edge>
   bool operator()(const Edge& e) const
   {
@@ -52,6 +52,23 @@ double connection_cap(const Topology& topo, VertexId src, VertexId dst)
   return nic.flow_cap.bytes_per_s * nic.flows_per_connection;
 }
 
+// The node's internal links in global order: the same out-edge order, hence the same searches
+// and tie-breaks, as the former whole-cluster graph restricted to the node.
+const Router::NodeGraph& Router::node_graph(int node) const
+{
+  auto it = node_graphs_.find(node);
+  if (it != node_graphs_.end()) return it->second;
+  const std::size_t vpn = topo_.vertices_per_node(), lpn = topo_.links_per_node();
+  const VertexId first = static_cast<VertexId>(static_cast<std::size_t>(node) * vpn);
+  NodeGraph g(vpn);
+  for (std::size_t i = 0; i < lpn; ++i) {
+    const EdgeId e = static_cast<EdgeId>(static_cast<std::size_t>(node) * lpn + i);
+    const Link& l = topo_.link(e);
+    boost::add_edge(l.from - first, l.to - first, e, g);
+  }
+  return node_graphs_.emplace(node, std::move(g)).first->second;
+}
+
 std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
 {
   const int node = topo_.device(src).node;
@@ -65,27 +82,29 @@ std::vector<EdgeId> Router::local_path(VertexId src, VertexId dst) const
 
   auto cached = node0_paths_.find({s0, d0});
   if (cached == node0_paths_.end()) {
-    const auto& g = topo_.graph();
-    NodeFilter filter{&topo_, at, s0, d0};
-    LinkUp up{&topo_, boost::get(boost::edge_index, g)};
-    boost::filtered_graph<Topology::Graph, LinkUp, NodeFilter> view(g, up, filter);
+    const NodeGraph& g = node_graph(at);
+    const VertexId first = static_cast<VertexId>(static_cast<std::size_t>(at) * topo_.vertices_per_node());
+    const VertexId ls = s0 - first, ld = d0 - first;
+    NodeFilter filter{&topo_, first, ls, ld};
+    LinkUp<NodeGraph> up{&topo_, boost::get(boost::edge_index, g)};
+    boost::filtered_graph<NodeGraph, LinkUp<NodeGraph>, NodeFilter> view(g, up, filter);
     const std::size_t n = boost::num_vertices(g);
     std::vector<double> dist(n, std::numeric_limits<double>::infinity());
     std::vector<std::size_t> pred(n);
     auto edge_id = boost::get(boost::edge_index, g);
-    auto weight = boost::make_function_property_map<Topology::Graph::edge_descriptor, double>(
-        [&](Topology::Graph::edge_descriptor e) {
+    auto weight = boost::make_function_property_map<NodeGraph::edge_descriptor, double>(
+        [&](NodeGraph::edge_descriptor e) {
           const Link& l = topo_.link(edge_id[e]);
           return l.latency.seconds() + kReferenceBytes / l.bandwidth.bytes_per_s;
         });
-    boost::dijkstra_shortest_paths(view, s0,
+    boost::dijkstra_shortest_paths(view, ls,
                                    boost::weight_map(weight)
                                        .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)))
                                        .predecessor_map(boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, g))));
-    DDPSIM_CHECK(dist[d0] < std::numeric_limits<double>::infinity(),
+    DDPSIM_CHECK(dist[ld] < std::numeric_limits<double>::infinity(),
                  "no route from " + topo_.device_name(s0) + " to " + topo_.device_name(d0));
     std::vector<EdgeId> path;
-    for (std::size_t v = d0; v != s0; v = pred[v]) {
+    for (std::size_t v = ld; v != ls; v = pred[v]) {
       auto [e, found] = boost::edge(pred[v], v, g);
       DDPSIM_CHECK(found, "broken predecessor chain");
       path.push_back(edge_id[e]);

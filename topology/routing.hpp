@@ -5,6 +5,7 @@
 // (a node with a degraded internal link, a what-if, gets its own, avoiding links that are down).
 #pragma once
 
+#include <boost/graph/adjacency_list.hpp>
 #include <map>
 #include <utility>
 #include <vector>
@@ -35,7 +36,14 @@ class Router {
   std::vector<EdgeId> local_path(VertexId src, VertexId dst) const;  // both in one node
   Route finish(std::vector<EdgeId> links) const;
 
+  // One node's devices and internal links, in their global order, as local vertex ids (device -
+  // first device of the node); each edge keeps its global EdgeId. Built when a node is searched.
+  using NodeGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                          boost::property<boost::edge_index_t, EdgeId>>;
+  const NodeGraph& node_graph(int node) const;
+
   const Topology& topo_;
+  mutable std::map<int, NodeGraph> node_graphs_;
   // In the reference node's ids (the first node without degraded internal links), or in a
   // degraded node's own ids for its routes.
   mutable std::map<std::pair<VertexId, VertexId>, std::vector<EdgeId>> node0_paths_;

@@ -37,7 +37,13 @@ Topology::Topology(InstanceSpec spec, int nodes, int gpus_per_node, FabricSpec f
   DDPSIM_CHECK(nodes_ >= 1, "a topology needs at least one node");
   DDPSIM_CHECK(gpus_per_node_ >= 1 && gpus_per_node_ <= spec_.gpus, "gpus_per_node out of range");
   DDPSIM_CHECK(spec_.pcie_switches >= 1 && spec_.cpu_sockets >= 1 && spec_.nic.count >= 1, "instance spec incomplete");
-  for (int n = 0; n < nodes_; ++n) build_node(n);
+  build_node(0);
+  // Node-major blocks of equal size: reserve them all once (131,072 GPUs: 0.4 M devices, 1 M links);
+  // the fabric adds at most a switch per node or NIC and its uplink.
+  const std::size_t count = static_cast<std::size_t>(nodes_), nics = static_cast<std::size_t>(spec_.nic.count);
+  devices_.reserve(vertices_per_node_ * count + count + nics + 1);
+  links_.reserve((links_per_node_ + 2 * nics) * count + 2 * (count + nics));
+  for (int n = 1; n < nodes_; ++n) build_node(n);
   build_fabric();
   if (!fabric_.degraded.empty()) apply_degradations();  // what-if (issue 12)
 }
@@ -45,9 +51,7 @@ Topology::Topology(InstanceSpec spec, int nodes, int gpus_per_node, FabricSpec f
 VertexId Topology::add_device(DeviceKind kind, int node, int index)
 {
   devices_.push_back(Device{kind, node, index});
-  VertexId v = static_cast<VertexId>(boost::add_vertex(graph_));
-  DDPSIM_CHECK(v + 1 == devices_.size(), "vertex ids out of step");
-  return v;
+  return static_cast<VertexId>(devices_.size() - 1);
 }
 
 double link_efficiency(const InstanceSpec& spec, LinkClass cls)
@@ -70,9 +74,7 @@ void Topology::add_link(LinkClass cls, VertexId a, VertexId b, Bandwidth bw, Tim
   bw.bytes_per_s *= link_efficiency(spec_, cls);
   DDPSIM_CHECK(bw.bytes_per_s > 0, "link " + device_name(a) + " - " + device_name(b) + " has no bandwidth");
   for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-    EdgeId id = static_cast<EdgeId>(links_.size());
     links_.push_back(Link{cls, from, to, bw, latency});
-    boost::add_edge(from, to, id, graph_);
   }
 }
 

@@ -1,10 +1,11 @@
-// The cluster as a Boost.Graph graph: devices are vertices, each physical link is two directed
-// edges (one per direction, each with its own bandwidth), so full-duplex links never share
-// capacity between directions. Vertices and edges are laid out node-major: node n owns a
-// contiguous block of each, which lets routes computed once for node 0 be shifted to any node.
+// The cluster: devices and links, each physical link two directed links (one per direction, each
+// with its own bandwidth), so full-duplex links never share capacity between directions. Vertices
+// and links are laid out node-major: node n owns a contiguous block of each, which lets routes
+// computed once for node 0 be shifted to any node. The router searches one node's links as a
+// Boost.Graph graph (topology/routing.hpp); the whole cluster is never one graph (issue 21: a
+// 131,072-GPU graph cost a quarter of a scenario's run in allocations).
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -78,9 +79,6 @@ struct FabricSpec {
 
 class Topology {
  public:
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property,
-                                      boost::property<boost::edge_index_t, EdgeId>>;
-
   // Builds `nodes` instances of `spec` on `fabric`. `gpus_per_node` (1..spec.gpus) uses the
   // first GPUs of each node, as CUDA_VISIBLE_DEVICES would.
   Topology(InstanceSpec spec, int nodes, int gpus_per_node, FabricSpec fabric = {});
@@ -100,7 +98,6 @@ class Topology {
   const Link& link(EdgeId e) const { return links_[e]; }
   std::size_t device_count() const { return devices_.size(); }
   std::size_t link_count() const { return links_.size(); }
-  const Graph& graph() const { return graph_; }
   std::string device_name(VertexId v) const;
 
   // Node-major layout: node n's devices are [n*vertices_per_node, (n+1)*vertices_per_node) and
@@ -141,7 +138,6 @@ class Topology {
   FabricSpec fabric_;
   std::vector<Device> devices_;
   std::vector<Link> links_;
-  Graph graph_;
   std::size_t vertices_per_node_ = 0;
   std::size_t links_per_node_ = 0;
   VertexId first_switch_ = 0;

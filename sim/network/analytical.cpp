@@ -17,7 +17,33 @@ Bandwidth memory_bandwidth(const Topology& topo, VertexId device)
   return {};
 }
 
-AnalyticalBackend::AnalyticalBackend(const Topology& topo) : topo_(topo), router_(topo) {}
+// Route classes (issue 21: 131,072 GPUs priced 0.5 M routes per schedule, one hash entry each).
+// With symmetry_periods() > 1 (whole periods, nothing degraded) every period is wired like period
+// 0 with links of the same bandwidth and latency, and distinct periods meet only through the
+// fabric's switches, which treat every pair of periods alike (one switch; a leaf's uplink and the
+// other leaf's downlink, all leaves alike; a rail's uplink, rails shared by all nodes). A route
+// is then the same sequence of link values as the route between the same offsets in periods 0
+// and 1 (or within period 0): same latency sum, same bottleneck, same connection cap.
+AnalyticalBackend::AnalyticalBackend(const Topology& topo) : topo_(topo), router_(topo)
+{
+  if (topo.symmetry_periods() <= 1) return;
+  period_vertices_ = static_cast<std::uint64_t>(topo.period_nodes()) * topo.vertices_per_node();
+  const std::uint64_t classes = 2 * period_vertices_ * period_vertices_;
+  if (classes <= (1u << 16)) {  // e.g. 24 devices per p4d node: 1,152 classes
+    table_.resize(classes);
+    table_used_.assign(classes, false);
+  }
+}
+
+std::uint64_t AnalyticalBackend::route_class(VertexId src, VertexId dst) const
+{
+  const std::uint64_t in_nodes = static_cast<std::uint64_t>(topo_.nodes()) * topo_.vertices_per_node();
+  if (period_vertices_ == 0 || src >= in_nodes || dst >= in_nodes)  // the top bit: never a class
+    return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(src) << 32) | dst;
+  const std::uint64_t w = period_vertices_;
+  const bool same = src / w == dst / w;
+  return ((same ? 0 : 1) * w + src % w) * w + dst % w;
+}
 
 AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexId src, VertexId dst)
 {
@@ -25,16 +51,47 @@ AnalyticalBackend::PathCost AnalyticalBackend::cost(algo::TaskKind kind, VertexI
     DDPSIM_CHECK(src == dst, "a local task names two devices");
     return {Time{0}, memory_bandwidth(topo_, src)};
   }
-  const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | dst;
-  auto it = cache_.find(key);
-  if (it == cache_.end()) {
+  auto compute = [&] {
     Route r = router_.route(src, dst);
     // A flow-capped transport (TCP over ENA) limits the connection below the route's bottleneck.
     if (const double cap = connection_cap(topo_, src, dst); cap > 0)
       r.bottleneck.bytes_per_s = std::min(r.bottleneck.bytes_per_s, cap);
-    it = cache_.emplace(key, PathCost{r.latency, r.bottleneck}).first;
+    return PathCost{r.latency, r.bottleneck, src, dst};
+  };
+  const std::uint64_t key = route_class(src, dst);
+  if (!table_.empty() && key < table_.size()) {
+    if (!table_used_[key]) {
+      table_[key] = compute();
+      table_used_[key] = true;
+    }
+    return table_[key];
   }
+  auto it = cache_.find(key);
+  if (it == cache_.end()) it = cache_.emplace(key, compute()).first;
   return it->second;
+}
+
+std::optional<std::vector<PricedRoute>> AnalyticalBackend::priced_routes() const
+{
+  constexpr std::size_t kMax = 4096;
+  std::vector<PricedRoute> out;
+  for (std::size_t k = 0; k < table_.size(); ++k)
+    if (table_used_[k]) out.push_back(PricedRoute{table_[k].src, table_[k].dst, table_[k].bandwidth.bytes_per_s});
+  if (cache_.size() > kMax) return std::nullopt;
+  std::vector<std::pair<std::uint64_t, PricedRoute>> rest;  // in key order: deterministic
+  for (const auto& [key, c] : cache_) rest.emplace_back(key, PricedRoute{c.src, c.dst, c.bandwidth.bytes_per_s});
+  std::sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& r : rest) out.push_back(r.second);
+  return out;
+}
+
+bool AnalyticalBackend::same_bottlenecks(const std::vector<PricedRoute>& routes)
+{
+  for (const PricedRoute& r : routes)
+    if (r.src >= topo_.device_count() || r.dst >= topo_.device_count() ||
+        cost(algo::TaskKind::send, r.src, r.dst).bandwidth.bytes_per_s != r.bottleneck)
+      return false;
+  return true;
 }
 
 Time AnalyticalBackend::phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule)

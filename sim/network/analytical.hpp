@@ -4,11 +4,19 @@
 // memory bandwidth. Flows never slow each other down here: that is the flow backend's job.
 #pragma once
 
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/network/network.hpp"
 
 namespace ddpsim::sim {
+
+// A route class this backend has priced: one (src, dst) of the class and its bottleneck (B/s).
+struct PricedRoute {
+  VertexId src = 0, dst = 0;
+  double bottleneck = 0;
+};
 
 class AnalyticalBackend final : public NetworkBackend {
  public:
@@ -21,17 +29,31 @@ class AnalyticalBackend final : public NetworkBackend {
   // Duration of one collective alone.
   Time duration(const algo::CoarseSchedule& schedule);
 
+  // Every route class priced so far (issue 21: shape_cache.hpp), or nullopt when there are too
+  // many to list cheaply (a topology without symmetry prices one class per device pair).
+  std::optional<std::vector<PricedRoute>> priced_routes() const;
+  // True when this backend prices each of `routes` with the same bottleneck.
+  bool same_bottlenecks(const std::vector<PricedRoute>& routes);
+
  private:
   struct PathCost {
     Time latency;
     Bandwidth bandwidth;
+    VertexId src = 0, dst = 0;  // the first pair priced in its class
   };
   PathCost cost(algo::TaskKind kind, VertexId src, VertexId dst);
   // `route_latency`: the schedule's flag (algo::CoarseSchedule::route_latency).
   Time phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule);
 
+  // A route's cost class (see cost()): its ends' offsets in their symmetry periods and whether
+  // the periods differ, or the two device ids when the topology has no symmetry.
+  std::uint64_t route_class(VertexId src, VertexId dst) const;
+
   const Topology& topo_;
   Router router_;
+  std::uint64_t period_vertices_ = 0;  // devices per symmetry period; 0: no symmetry
+  std::vector<PathCost> table_;        // by route class when classes are few (index + 1 in table_used_)
+  std::vector<bool> table_used_;
   std::unordered_map<std::uint64_t, PathCost> cache_;
 };
 

@@ -34,6 +34,14 @@ CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options
 {
   if (options_.algorithm != "auto") named_ = &algo::Registry::instance().get(options_.algorithm);
   DDPSIM_CHECK(named_ || options_.nccl, "only NCCL chooses its algorithm per size: name one");
+  if (ShapeScope* s = options_.shapes.get()) {
+    if (s->ranks.empty()) {
+      s->ranks = ranks_;
+      s->channels = channels_;
+    } else if (s->ranks != ranks_ || s->channels != channels_) {
+      options_.shapes = nullptr;  // another rank order (a latency moved a route): build afresh
+    }
+  }
 }
 
 algo::Request CollectiveModel::request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const
@@ -41,19 +49,49 @@ algo::Request CollectiveModel::request(algo::CollectiveOp op, Bytes bytes, const
   return algo::Request{op, bytes, &topo_, ranks_, latency, channels_};
 }
 
+// What NCCL's model takes from `a`'s schedule: kept in the scope when its routes still have the
+// same bottlenecks (shape_cache.hpp), else built and timed into `fresh` (and kept).
+const NcclShape& CollectiveModel::shape(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes, NcclShape& fresh) const
+{
+  ShapeScope* scope = options_.shapes.get();
+  const auto key = std::tuple{&a, static_cast<int>(op), bytes.n};
+  if (scope) {
+    const auto it = scope->shapes.find(key);
+    if (it != scope->shapes.end() && timer_->same_bottlenecks(it->second.routes)) {
+      ++scope->reused;
+      return it->second;
+    }
+  }
+  const algo::Request req = request(op, bytes, {});
+  fresh.schedule = a.phases(req);
+  fresh.schedule.fixed_latency = Time{0};
+  fresh.schedule.route_latency = false;
+  fresh.line_us = timer_->duration(fresh.schedule).us();  // B_line: transfers only
+  fresh.hops = a.latency_hops(req);
+  if (!scope) return fresh;
+  std::optional<std::vector<PricedRoute>> routes = timer_->priced_routes();
+  if (!routes) return fresh;
+  fresh.routes = std::move(*routes);
+  NcclShape& kept = scope->shapes[key];
+  kept = std::move(fresh);
+  return kept;
+}
+
 // NCCL's model for one algorithm: its best protocol (or `only`), with L and B as tuning.cc has them.
 PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
                                        std::optional<algo::Protocol> only) const
 {
-  const algo::Request req = request(op, bytes, {});
+  NcclShape fresh;
+  const NcclShape& sh = shape(a, op, bytes, fresh);
   PricedCollective out;
   out.algorithm = &a;
   out.channels = channels_;
-  out.schedule = a.phases(req);
-  out.schedule.fixed_latency = Time{0};
-  out.schedule.route_latency = false;
-  const double line_us = timer_->duration(out.schedule).us();  // B_line: transfers only
-  const algo::HopCount hops = a.latency_hops(req);
+  if (&sh == &fresh)
+    out.schedule = std::move(fresh.schedule);
+  else
+    out.schedule = sh.schedule;
+  const double line_us = sh.line_us;
+  const algo::HopCount hops = sh.hops;
   const int ranks = static_cast<int>(ranks_.size());
   double best = 0;
   for (algo::Protocol p : only ? std::vector<algo::Protocol>{*only} : algo::all_protocols()) {

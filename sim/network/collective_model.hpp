@@ -32,6 +32,7 @@
 #include "sim/network/analytical.hpp"
 #include "sim/network/network.hpp"
 #include "sim/network/profile.hpp"
+#include "sim/network/shape_cache.hpp"
 
 namespace ddpsim::sim {
 
@@ -57,6 +58,9 @@ struct CollectiveOptions {
   // Who makes NCCL's per-size choice: aws-ofi-nccl's tuner plugin where it has regions
   // (algorithms/aws_ofi_tuner.hpp), NCCL's own model for everything it leaves open.
   algo::Tuner tuner = algo::Tuner::aws_ofi;
+  // Issue 21: NCCL schedules kept across runs that differ only in knob values (shape_cache.hpp);
+  // null: every schedule built here.
+  std::shared_ptr<ShapeScope> shapes{};
 };
 
 // The split of a collective's time that the profile's formula works on (microseconds).
@@ -94,6 +98,7 @@ class CollectiveModel {
 
  private:
   algo::Request request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const;
+  const NcclShape& shape(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes, NcclShape& fresh) const;
   PricedCollective nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
                         std::optional<algo::Protocol> only) const;
   std::optional<algo::TunerChoice> plugin_choice(algo::CollectiveOp op, Bytes bytes) const;

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "sim/step/buckets.hpp"
 #include "sim/network/flow_backend.hpp"
+#include "sim/network/shape_cache.hpp"  // issue 21
 #include "sim/step/framework_comm.hpp"
 #include "sim/study/global_batch.hpp"
 #include "sim/step/iteration.hpp"
@@ -84,6 +85,9 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
                                     spec.training.gloo_step_overhead);
   fc.collective.tuner = spec.communication.tuner;  // NCCL's chooser and its NCCL_PROTO (issue 18)
   if (fc.collective.nccl) fc.collective.protocol = spec.communication.protocol;
+  if (options.shapes)  // issue 21: one scope per row shape (sim/network/shape_cache.hpp)
+    fc.collective.shapes = options.shapes->scope(std::to_string(nodes) + "x" + std::to_string(gpn) + "/" +
+                                                 std::string(to_string(cfg.framework)) + (cfg.compiled ? "/compiled" : ""));
   const CollectiveModel model(topo, fc.collective);
   StepLevelTimer steps(model, *network);  // issue 21: --granularity step
   setup.collective = [&](Bytes bytes) {

@@ -230,6 +230,8 @@ struct ScenarioReport {
 };
 
 // How to run a scenario (from the command line, not the scenario file).
+class ShapeCache;  // sim/network/shape_cache.hpp
+
 struct RunOptions {
   EngineKind engine = EngineKind::analytical;
   Timeline* timeline = nullptr;  // when given, receives the last configuration's iteration
@@ -251,6 +253,9 @@ struct RunOptions {
   // engine's symmetry folding off.
   bool step_level = false;
   bool per_rank = false;
+  // Issue 21: NCCL schedules shared by runs of one scenario that differ only in knob values (the
+  // reported run and its interval samples: sim/network/shape_cache.hpp); null: none kept.
+  std::shared_ptr<ShapeCache> shapes{};
 };
 
 // The first row of `r`'s framework: its speedup and efficiency base.

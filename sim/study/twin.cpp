@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "sim/network/shape_cache.hpp"  // issue 21
 #include "sim/study/knobs.hpp"
 #include "sim/study/uncertainty.hpp"
 #include "sim/step/traced.hpp"
@@ -168,7 +169,11 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     std::snprintf(buf, sizeof buf, "%s x%g-%g", a.field.c_str(), a.low, a.high);
     assumed += (assumed.empty() ? "" : ", ") + std::string(buf);
   }
-  ScenarioReport report = run_scenario(spec, run);
+  // Issue 21: every run below differs from the others only in knob values; they share the NCCL
+  // schedules they can (sim/network/shape_cache.hpp), unless the caller gave its own cache.
+  RunOptions shared = run;
+  if (!shared.shapes) shared.shapes = std::make_shared<ShapeCache>();
+  ScenarioReport report = run_scenario(spec, shared);
   if (loaded.job_profile) {
     RunOptions quiet = run;
     quiet.timeline = nullptr;
@@ -180,9 +185,9 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     }
   }
   if (loaded.job_profile) mark_fit_roles(*loaded.job_profile, report);
-  if (samples == kDefaultSamples) samples = uncertainty_matters(loaded, u) ? kAutoSamples : 0;  // issue 20
+  if (samples == kDefaultSamples) samples = uncertainty_matters(loaded, u, shared.shapes) ? kAutoSamples : 0;  // issue 20
   if (samples >= 2 && !u.empty()) {
-    add_intervals(loaded, report, u, run, samples);
+    add_intervals(loaded, report, u, shared, samples);
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
                     " Latin-hypercube samples of the uncertain inputs (--samples)");

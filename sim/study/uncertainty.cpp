@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/network/shape_cache.hpp"  // issue 21
 #include "sim/study/knobs.hpp"
 #include "core/error.hpp"
 #include "core/quantile.hpp"
@@ -59,13 +60,14 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
   return pts;
 }
 
-bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u)
+bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u, std::shared_ptr<ShapeCache> shapes)
 {
   if (u.empty()) return false;
   for (const Dimension& d : u.dims)
     if (d.normal) return true;
   sim::RunOptions quiet;
   quiet.engine = sim::EngineKind::analytical;
+  quiet.shapes = std::move(shapes);
   auto at = [&](int corner) {  // -1 low, 0 central, +1 high
     sim::ScenarioSpec s = base;
     for (const Dimension& d : u.dims) apply(d.knob, s, std::exp(corner < 0 ? d.low : corner > 0 ? d.high : d.center));
@@ -112,6 +114,7 @@ void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncer
   RunOptions quiet;
   quiet.engine = EngineKind::analytical;
   quiet.shard_index = run.shard_index, quiet.shard_count = run.shard_count;  // issue 11: a shard samples its rows
+  quiet.shapes = run.shapes;
   ScenarioSpec central = base;
   for (const Dimension& d : u.dims) apply(d.knob, central, std::exp(d.center));
   const ScenarioReport nominal = run_scenario(central, quiet);

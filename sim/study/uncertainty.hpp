@@ -56,13 +56,16 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
 // high, against the central run: unchanged step time, throughput and total time (to 1e-9) on
 // every row means a zero-width interval, so no sampling. (Corners suffice where each input moves
 // a result one way; the screen does not look for effects that cancel between the corners.)
-bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u);
+// `shapes` (issue 21): NCCL schedules shared with the other runs of this scenario, or null.
+bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u,
+                         std::shared_ptr<ShapeCache> shapes = nullptr);
 
 // Reruns `base` (as loaded, before any fit) with each sample's values and sets the bands of every
 // result of `report` (matched by position: same configurations in the same order). Samples run
 // on the analytical engine in this process whatever `run` says (the flow engine costs seconds per
 // run); a band is the samples' p10/p90 relative to the analytical run at the central values,
 // times the reported value, so a flow-engine report gets the analytical engine's relative spread.
+// The samples share `run.shapes` (issue 21), if any.
 void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncertainty& u,
                    const RunOptions& run, int samples, std::uint64_t seed = 1);
 
