@@ -5,12 +5,14 @@
 #include "app/cli/commands.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "app/cli/cli_suggest.hpp"
+#include "app/cli/malloc_tuning.hpp"  // issue 21
 #include "core/error.hpp"
 #include "core/text.hpp"
 
 int main(int argc, char** argv)
 {
   using namespace ddpsim;
+  app::keep_freed_memory();
   CLI::App app{"ddpsim: cluster simulator and digital twin for data-parallel deep-learning training"};
   app.set_version_flag("--version", "ddpsim 0.1.0");
   app.require_subcommand(1);
