@@ -14,6 +14,7 @@
 #include "sim/network/analytical.hpp"
 #include "sim/network/flow_fold.hpp"
 #include "sim/network/flow_graph.hpp"
+#include "sim/network/flow_merge.hpp"  // issue 21
 #include "sim/network/network_trace.hpp"
 #include "core/subprocess.hpp"
 
@@ -83,6 +84,7 @@ class GraphBuilder {
   }
 
   std::size_t size() const { return g_.items.size(); }
+  FlowGraph& graph() { return g_; }
   bool folded_twice() const { return folded_twice_; }
   FlowGraph take() { return std::move(g_); }
 
@@ -130,6 +132,10 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
   Planned out;
   GraphBuilder b(topo, router, fold);
   std::unordered_map<int, std::uint32_t> stream_end;
+  // One stream: phases never overlap, so a flow alone on its links in its phase runs alone
+  // (flow_merge.hpp: twins of such flows share one SimGrid comm).
+  const bool one_stream = std::all_of(jobs.begin(), jobs.end(), [&](const CollectiveJob& j) { return j.stream == jobs.front().stream; });
+  std::vector<std::uint32_t> scratch;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const CollectiveJob& job = jobs[j];
     std::vector<std::uint32_t> deps{b.wait({}, job.ready - origin)};
@@ -156,6 +162,7 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
         flows.push_back(b.add(b.route(f.kind, f.src, f.dst), on_wire, {d->second}));
       }
       out.flows += flows.size();
+      if (one_stream) merge_isolated(b.graph(), flows, scratch);
       if (flows.empty()) flows.push_back(last);
       last = b.wait(std::move(flows));
     }

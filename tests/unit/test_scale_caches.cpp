@@ -1,8 +1,16 @@
-// Issue 21 (speed at scale): the analytical backend's route classes and the NCCL schedules kept
-// across the runs of one scenario (sim/network/shape_cache.hpp) change no result.
+// Issue 21 (speed at scale): the analytical backend's route classes, the NCCL schedules kept
+// across the runs of one scenario (sim/network/shape_cache.hpp) and the flow engine's merged
+// twin flows (sim/network/flow_merge.hpp) change no result.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstring>
+
+#include "core/subprocess.hpp"
+
 #include "sim/network/analytical.hpp"
+#include "sim/network/flow_graph.hpp"
+#include "sim/network/flow_merge.hpp"
 #include "sim/network/shape_cache.hpp"
 #include "sim/step/model_zoo.hpp"
 #include "sim/study/knobs.hpp"
@@ -130,4 +138,54 @@ TEST_CASE("shape cache: runs that differ in latencies reuse NCCL schedules and g
   const std::size_t before = scope->reused;
   check_same(sim::run_scenario(detour, cached), sim::run_scenario(detour));
   CHECK(scope->reused == before);
+}
+
+namespace {
+
+// run_flow_graph in a child process (one SimGrid engine per process), completion times back.
+std::vector<double> simulate(const sim::FlowGraph& g)
+{
+  const std::string s = run_in_child([&] {
+    const std::vector<double> d = sim::run_flow_graph(g);
+    return std::string(reinterpret_cast<const char*>(d.data()), d.size() * sizeof(double));
+  });
+  std::vector<double> out(s.size() / sizeof(double));
+  std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("flow merge: twins alone on their links share one comm and finish at the same instants, bit for bit")
+{
+  sim::FlowGraph g;
+  for (double bw : {10e9, 25e9, 25e9, 10e9, 10e9, 40e9, 10e9}) g.links.push_back({bw, 0.0, false});
+  g.links.push_back({1e18, 2e-6, true});  // 7: a delay link
+  g.links.push_back({10e9, 0.0, false});  // 8
+  // Routes 0, 1, 2 and 6: bottleneck 10 GB/s over different links; 3 and 4 share link 6; 5 a delay.
+  g.routes = {{0, 1}, {2, 3}, {4, 5}, {6}, {6}, {7}, {8}};
+  g.items.push_back({5, 0, {}});                   // 0: a delay
+  g.items.push_back({0, 1 << 20, {0}});            // 1: shares route 0 with 4
+  g.items.push_back({1, 1 << 20, {0}});            // 2: alone, 10 GB/s
+  g.items.push_back({2, 1 << 20, {0}});            // 3: alone, 10 GB/s: twin of 2
+  g.items.push_back({0, 3 << 20, {0}});            // 4: route 0 again: shares with 1
+  g.items.push_back({3, 1 << 20, {0}});            // 5: shares link 6 with 6
+  g.items.push_back({4, 1 << 20, {0}});            // 6
+  g.items.push_back({6, 1 << 20, {}});             // 7: alone, other deps: not a twin of 2
+  g.items.push_back({-1, 0, {1, 2, 3, 4, 5, 6, 7}});  // 8: the phase's end
+  const std::vector<double> before = simulate(g);
+  std::vector<std::uint32_t> scratch;
+  sim::FlowGraph merged = g;
+  // Items 1 and 4 share route 0, so neither is alone; 2 and 3 are twins (same deps, bytes and
+  // bottleneck over different links), 7 has other deps.
+  CHECK(sim::merge_isolated(merged, {1, 2, 3, 4, 5, 6, 7}, scratch) == 1);
+  CHECK(merged.items[3].route == -1);
+  CHECK(merged.items[3].deps == std::vector<std::uint32_t>{2});
+  CHECK(merged.items[2].route == 1);
+  CHECK(std::all_of(scratch.begin(), scratch.end(), [](std::uint32_t c) { return c == 0; }));
+  const std::vector<double> after = simulate(merged);
+  REQUIRE(after.size() == before.size());
+  for (std::size_t i = 0; i < before.size(); ++i) CHECK(after[i] == before[i]);
+  CHECK(before[3] == before[2]);
+  CHECK(before[5] > before[2]);  // shared link 6 (10 GB/s) halves 5's rate
 }
