@@ -97,9 +97,26 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   return "# ddpsim job profile, written by `ddpsim calibrate job` (docs/calibration.md)\n" + std::string(e.c_str()) + "\n";
 }
 
-JobProfile load_job_profile(const std::string& path)
+JobProfile load_job_profile(const std::string& path) { return parse_job_profile(path, read_text_file(path)); }
+
+namespace {
+JobProfile parse_job_profile_node(const std::string& path, const std::string& text);
+}  // namespace
+
+// yaml-cpp throws on shapes the Reader's checks do not reach: a located user error, not exit 70.
+JobProfile parse_job_profile(const std::string& name, const std::string& text)
 {
-  const YAML::Node root = load_yaml_file(path);
+  try {
+    return parse_job_profile_node(name, text);
+  } catch (const YAML::Exception& e) {
+    throw UserError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", std::string(e.msg));
+  }
+}
+
+namespace {
+JobProfile parse_job_profile_node(const std::string& path, const std::string& text)
+{
+  const YAML::Node root = parse_yaml(path, text);
   Reader r(path);
   JobProfile p;
   p.file = path;
@@ -200,5 +217,6 @@ JobProfile load_job_profile(const std::string& path)
   r.finish();
   return p;
 }
+}  // namespace
 
 }  // namespace ddpsim::app
