@@ -67,4 +67,18 @@ std::string printable(std::string_view s)
   return out;
 }
 
+std::string join(const std::vector<std::string>& parts, const std::string& sep)
+{
+  std::string out;
+  for (const std::string& s : parts) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string fmt(const char* format, double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 }  // namespace ddpsim

@@ -15,7 +15,7 @@
 #include "app/input/profile_io.hpp"
 #include "app/input/transport_loader.hpp"
 #include "app/input/yaml_reader.hpp"
-#include "app/nccl_tests.hpp"
+#include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/nccl_log.hpp"
@@ -157,17 +157,16 @@ class CollectiveCommand final : public Command {
   {
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
-    // The one default-profile rule (app/input/profile_io.hpp), as in scenarios.
-    auto [prof, prof_name] = resolve_profile(inst->name, opt_.profile);
-    if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
-      throw UserError(locate_field(opt_.profile, "instance"), "instance",
-                      "profile is for " + prof.instance + ", not " + opt_.instance);
+    // The one default-profile rule and instance check (app/input/profile_io.hpp), as in scenarios.
+    const ResolvedProfile resolved = resolve_profile(inst->name, opt_.profile);
+    const sim::Profile& prof = resolved.profile;
+    const std::string& prof_name = resolved.source;
     // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule (sim/network/profile.hpp).
-    if (auto forced = sim::profile_algorithm(prof, cmd_->count("--algorithm") + cmd_->count("--algo") > 0, parse_op(opt_.op)))
+    const algo::CollectiveOp op = calibrate::parse_op(opt_.op);
+    if (auto forced = sim::profile_algorithm(prof, cmd_->count("--algorithm") + cmd_->count("--algo") > 0, op))
       opt_.algo = std::move(*forced);
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
-    const algo::CollectiveOp op = parse_op(opt_.op);
     std::optional<algo::Protocol> proto;
     if (opt_.proto != "auto") {
       algo::Protocol p{};
@@ -202,7 +201,7 @@ class CollectiveCommand final : public Command {
       // A collective that moves nothing (one rank) takes no time in the model: it prints 0 s and
       // 0 GB/s, never inf or nan (issue 21).
       const double algbw = t > 0 ? static_cast<double>(b) / (t * 1e-6) / 1e9 : 0.0;
-      rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
+      rows.push_back(Row{b, t, algbw, algbw * calibrate::bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
                          c.protocol ? std::string(to_string(*c.protocol)) : "-"});
     };
     if (!opt_.compare.empty()) {

@@ -160,14 +160,11 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
         s.assumed.push_back(a);
         break;
       }
-  // The one default-profile rule (profile_io.hpp): the shipped profile of the instance unless
-  // `profile: none`, as `ddpsim collective` does.
-  auto [prof, source] = resolve_profile(s.cluster.instance.name, s.communication.profile_path);
-  if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
-    throw UserError(locate_field(name, "communication.profile"), "communication.profile",
-                    "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
-  s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
-  s.communication.profile_source = std::move(source);
+  // The one default-profile rule and instance check (profile_io.hpp): the shipped profile of the
+  // instance unless `profile: none`, as `ddpsim collective` does.
+  ResolvedProfile resolved = resolve_profile(s.cluster.instance.name, s.communication.profile_path);
+  s.communication.profile = std::move(resolved.profile);  // data: the CollectiveModel applies it
+  s.communication.profile_source = std::move(resolved.source);
   // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule `ddpsim collective`
   // uses too (sim/network/profile.hpp); the gradient reduction is an all-reduce.
   const YAML::Node comm = root["communication"];

@@ -1,17 +1,15 @@
-#include "app/tuner_export.hpp"
+#include "calibrate/tuner_export.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <set>
 
-#include "app/nccl_tests.hpp"
-#include "app/input/profile_io.hpp"
-#include "app/output/text_format.hpp"
+#include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 namespace {
 
 // ddpsim's names -> the example plugin's (plugin.c parseCollType / parseAlgorithm / parseProtocol).
@@ -49,12 +47,8 @@ struct Choice {
 
 }  // namespace
 
-TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in)
+TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof, const TunerExportInput& in)
 {
-  const sim::Profile prof = load_profile(in.profile);
-  const InstanceSpec& inst = catalog.at(in.instance.empty() ? prof.instance : in.instance);
-  if (prof.instance != inst.name)
-    throw UserError(SourceLocation{in.profile, 0, 0}, "instance", "profile is for " + prof.instance + ", not " + inst.name);
   std::vector<int> nodes = in.nodes;
   if (nodes.empty()) {
     std::set<int> fitted;
@@ -130,18 +124,4 @@ TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in
   return out;
 }
 
-std::string tuner_csv(const TunerExport& e)
-{
-  std::string out;
-  // plugin.c reads lines into a 256-byte buffer: a longer comment's rest would be read as a line.
-  for (const std::string& h : e.header) out += "# " + h.substr(0, 240) + "\n";
-  if (e.rows.empty()) out += "# no size range where the fitted choice differs from NCCL's default: nothing to override\n";
-  for (const TunerRow& r : e.rows) {
-    out += "# " + r.why.substr(0, 240) + "\n";
-    out += r.collective + "," + std::to_string(r.min_bytes) + "," + std::to_string(r.max_bytes) + "," + r.algorithm + "," +
-           r.protocol + ",-1," + std::to_string(r.nodes) + "," + std::to_string(r.ranks) + ",-1,-1\n";
-  }
-  return out;
-}
-
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate
