@@ -27,13 +27,12 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
   if (prof_name.empty()) {
     p.push_back("profile: none (the catalog alone: line rates and NCCL's latency model, nothing measured)");
     std::vector<std::string> fields;
-    for (const sim::AssumedRange& a : basis.assumed)
-      if (std::find(a.instances.begin(), a.instances.end(), inst_.name) != a.instances.end()) {
-        const double l = std::log(a.low), h = std::log(a.high);
-        assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
-        assumed_fields_.push_back(a.field);
-        fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
-      }
+    for (const sim::AssumedRange& a : basis.assumed) {
+      const double l = std::log(a.low), h = std::log(a.high);
+      assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
+      assumed_fields_.push_back(a.field);
+      fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
+    }
     p.push_back("spread: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
                 (fields.empty() ? std::string("none for this instance: p10 = p50 = p90") : join(fields, ", ")) +
                 "); a bound from stated ignorance, not a measured spread");

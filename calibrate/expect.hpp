@@ -34,7 +34,7 @@ struct ExpectInput {
 // What the expectation stands on: the catalog's instance and [assume] ranges, and the profile.
 struct ExpectBasis {
   InstanceSpec instance;
-  std::vector<sim::AssumedRange> assumed;  // the catalog's (those naming the instance are used)
+  std::vector<sim::AssumedRange> assumed;  // the catalog's for this instance (Catalog::assumed_for)
   sim::Profile profile;
   std::string profile_name;                // "": the catalog alone
 };

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "calibrate/collective_sweep.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
@@ -87,7 +88,7 @@ TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof
         }
       };
       std::uint64_t prev = 0;
-      for (std::uint64_t s = in.min_bytes; s <= in.max_bytes; s *= 2) {
+      for (std::uint64_t s : sweep_sizes(in.min_bytes, in.max_bytes, 2)) {
         const Bytes b{s};
         const sim::PricedCollective d = nccl_default.price(op, b);
         const std::string da = plugin_algorithm(d.algorithm->name(), n);
@@ -101,10 +102,8 @@ TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof
         const std::uint64_t lo = prev == 0 ? 0 : prev + 1;
         prev = s;
         if (!best || !dflt || (best->algorithm == dflt->algorithm && best->protocol == dflt->protocol) ||
-            best->time_us > dflt->time_us * (1 - in.min_gain)) {
-          if (s > in.max_bytes / 2) break;
+            best->time_us > dflt->time_us * (1 - in.min_gain))
           continue;
-        }
         const std::string why = std::to_string(n) + " node(s), " + op_name + " " + std::to_string(s) + " B: fitted " +
                                 best->algorithm + "/" + best->protocol + " " + fmt("%.1f", best->time_us) + " us vs default " +
                                 dflt->algorithm + "/" + dflt->protocol + " " + fmt("%.1f", dflt->time_us) + " us";
@@ -117,7 +116,6 @@ TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof
         } else {
           rows.push_back(TunerRow{plugin_collective(op), best->algorithm, best->protocol, lo, s, n, n * gpn, why});
         }
-        if (s > in.max_bytes / 2) break;
       }
     }
   }

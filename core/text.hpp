@@ -19,6 +19,10 @@ std::string printable(std::string_view s);
 // The parts with `sep` between them ("a, b, c").
 std::string join(const std::vector<std::string>& parts, const std::string& sep);
 
+// The closest of `candidates` to `word` (edit distance, or `word` being a whole part of exactly
+// one candidate), or "" when none is close: the "did you mean" of error messages.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
 // One number through a printf format, e.g. fmt("%.2f ms", 14.6).
 std::string fmt(const char* format, double v);
 

@@ -15,6 +15,7 @@
 #include "app/input/profile_io.hpp"
 #include "app/input/transport_loader.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "calibrate/collective_sweep.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
@@ -47,12 +48,7 @@ struct CollectiveOptions {
   double timeout_s = 0;
 };
 
-struct Row {
-  std::uint64_t bytes;
-  double time_us, algbw, busbw;
-  std::string algorithm, protocol;
-  double measured_us = 0, measured_busbw = 0;  // with --compare
-};
+using Row = calibrate::SweepRow;
 
 Bytes parse_size(const std::string& flag, const std::string& text)
 {
@@ -185,42 +181,12 @@ class CollectiveCommand final : public Command {
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
     algo::parse_tuner(opt_.tuner, copt.tuner);
     const sim::CollectiveModel model(topo, copt);
-    std::vector<Row> rows;
-    auto predict = [&](std::uint64_t b) {
-      double t = 0;
-      std::optional<sim::PricedCollective> priced;
-      try {
-        priced = model.price(op, Bytes{b});
-        t = sim::time_alone_us(*priced, *net);
-      } catch (const OverflowError& e) {
-        // Only the size can drive a collective past the clock (the cluster is bounded above).
-        throw UserError(SourceLocation{}, opt_.compare.empty() ? "--max-bytes" : "--compare",
-                        std::to_string(b) + " bytes: " + e.what());
-      }
-      const sim::PricedCollective& c = *priced;
-      // A collective that moves nothing (one rank) takes no time in the model: it prints 0 s and
-      // 0 GB/s, never inf or nan (issue 21).
-      const double algbw = t > 0 ? static_cast<double>(b) / (t * 1e-6) / 1e9 : 0.0;
-      rows.push_back(Row{b, t, algbw, algbw * calibrate::bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
-                         c.protocol ? std::string(to_string(*c.protocol)) : "-"});
-    };
-    if (!opt_.compare.empty()) {
-      const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
-      if (log.ranks != topo.gpu_count())
-        throw UserError(SourceLocation{opt_.compare, log.rows.front().line, 1}, "",
-                        "the log has " + std::to_string(log.ranks) + " ranks, the prediction " +
-                            std::to_string(topo.gpu_count()) + " (check --nodes)");
-      for (const calibrate::LogRow& r : log.rows) {
-        predict(r.bytes.n);
-        rows.back().measured_us = r.time_us;
-        rows.back().measured_busbw = r.busbw_GBps;
-      }
-    } else {
-      for (std::uint64_t b = lo.n; b <= hi.n; b *= static_cast<std::uint64_t>(opt_.factor)) {
-        predict(b);
-        if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
-      }
-    }
+    const std::vector<Row> rows =
+        opt_.compare.empty()
+            ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),
+                                       calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)), "--max-bytes")
+            : calibrate::compare_log(model, *net, op, topo.gpu_count(),
+                                     calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare)), "--compare");
     std::string text;
     if (opt_.format == "json") {
       nlohmann::ordered_json j;

@@ -9,6 +9,7 @@
 #include "app/output/expect_report.hpp"
 #include "app/output/output.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "calibrate/collective_sweep.hpp"
 #include "calibrate/nccl_log.hpp"
 
 namespace ddpsim::app {
@@ -66,7 +67,7 @@ class ExpectCommand final : public Command {
   {
     const InstanceSpec& inst = catalog.at(instance);
     ResolvedProfile r = resolve_profile(inst.name, profile);
-    return {inst, catalog.assumed, std::move(r.profile), r.file.empty() ? "" : r.shipped ? "builtin " + r.file : r.file};
+    return {inst, catalog.assumed_for(inst.name), std::move(r.profile), r.file.empty() ? "" : r.shipped ? "builtin " + r.file : r.file};
   }
 
   int run() override
@@ -85,10 +86,7 @@ class ExpectCommand final : public Command {
     }
     const Bytes lo = size_of("--min-bytes", opt_.min_bytes), hi = size_of("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
-    for (std::uint64_t b = lo.n; b <= hi.n; b *= static_cast<std::uint64_t>(opt_.factor)) {
-      in.sizes.push_back(b);
-      if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
-    }
+    in.sizes = calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor));
     const calibrate::Expectation e = calibrate::expect_busbw(b, in);
     write_output(opt_.output, opt_.format == "json" ? expect_json(e, nullptr) : expect_table(e));
     return 0;
