@@ -89,6 +89,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
   fo.noise = opt.noise;
   calibrate::JobFit fit = calibrate::fit_job(spec, fo);
   fit.extrapolation = calibrate::extrapolation_error(spec, fo, fit);
+  fit.alternative = calibrate::plausible_alternative(spec, fo, fit);
   std::string out = "calibrate job " + spec.name + ": " + std::to_string(fit.rows.size()) + " observed row(s), " +
                     std::to_string(fit.dof + static_cast<int>(fit.knobs.size())) + " fitted, " +
                     std::to_string(fit.evaluations) + " simulator runs\n\n";
@@ -138,6 +139,8 @@ int run_calibrate_job(const JobCommandOptions& opt)
   std::cout << (x.rows > 0 ? "model error beyond " + std::to_string(x.fitted_nodes_max) + " node(s): " +
                                  f("%.2f%%", x.ln_sd_per_doubling * 100) + " sd in ln per doubling of nodes (" + x.from + ")\n"
                            : std::string("model error beyond the fitted nodes: not measured (no fitted row above the smallest node count)\n"));
+  if (!fit.alternative.without.empty())
+    std::cout << "implausible knob(s): the intervals also span " << fit.alternative.how << "\n";
   return 0;
 }
 
