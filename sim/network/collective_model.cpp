@@ -49,10 +49,12 @@ CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options
   if (options_.algorithm != "auto") named_ = &algo::Registry::instance().get(options_.algorithm);
   DDPSIM_CHECK(named_ || options_.nccl, "only NCCL chooses its algorithm per size: name one");
   if (ShapeScope* s = options_.shapes.get()) {
+    const std::vector<std::vector<VertexId>> orders = channel_orders_ ? *channel_orders_ : std::vector<std::vector<VertexId>>{};
     if (s->ranks.empty()) {
       s->ranks = ranks_;
       s->channels = channels_;
-    } else if (s->ranks != ranks_ || s->channels != channels_) {
+      s->channel_orders = orders;
+    } else if (s->ranks != ranks_ || s->channels != channels_ || s->channel_orders != orders) {
       options_.shapes = nullptr;  // another rank order (a latency moved a route): build afresh
     }
   }

@@ -6,14 +6,14 @@
 // those 21 runs.
 //
 // CollectiveModel (collective_model.hpp) prices an NCCL algorithm from three things that hold no
-// latency: the schedule (built from the rank order, the channel count and the topology's
-// structure; no algorithm reads a link's latency or bandwidth), its transfers alone (B_line: each
-// flow's route bottleneck, with route latency off) and its hop counts. Knobs never change the
-// topology's structure, but a latency can change which path a node's router picks (its search
-// weighs latency and bandwidth), hence the rank order and the bottlenecks. So reuse is checked,
-// not assumed: the rank order and channel count must be equal, and every route class the
-// schedule's timing priced must have the same bottleneck on the new topology
-// (AnalyticalBackend::priced_routes). Otherwise the schedule is built afresh, as without a cache.
+// latency: the schedule (built from the rank order, the channel count, the channels' own orders
+// and the topology's structure; no algorithm reads a link's latency or bandwidth), its transfers
+// alone (B_line: each flow's route bottleneck, with route latency off) and its hop counts. Knobs
+// never change the topology's structure, but a latency can change which path a node's router
+// picks (its search weighs latency and bandwidth), hence the rank orders and the bottlenecks. So
+// reuse is checked, not assumed: the rank order, channel count and channel orders must be equal,
+// and every route class the schedule's timing priced must have the same bottleneck on the new
+// topology (AnalyticalBackend::priced_routes). Otherwise the schedule is built afresh.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@ struct NcclShape {
 struct ShapeScope {
   std::vector<VertexId> ranks;  // the rank order the shapes were built with (empty: none yet)
   int channels = 0;
+  std::vector<std::vector<VertexId>> channel_orders;  // algo::Request::channel_orders (empty: none)
   std::map<std::tuple<const algo::Algorithm*, int, std::uint64_t>, NcclShape> shapes;  // (algorithm, op, bytes)
   std::size_t reused = 0;  // shapes taken from here instead of built (tests, docs/performance.md)
 };

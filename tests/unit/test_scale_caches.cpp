@@ -140,6 +140,21 @@ TEST_CASE("shape cache: runs that differ in latencies reuse NCCL schedules and g
   CHECK(scope->reused == before);
 }
 
+TEST_CASE("shape cache: one node of an NVLink mesh (a ring per brick) reuses its schedules exactly")
+{
+  sim::ScenarioSpec base = resnet50("p3.16xlarge", 1);
+  base.cluster.nodes = {1, 2};
+  sim::RunOptions cached;
+  cached.shapes = std::make_shared<sim::ShapeCache>();
+  check_same(sim::run_scenario(base, cached), sim::run_scenario(base));
+  sim::ScenarioSpec sample = base;
+  sim::apply("nvlink_latency", sample, 1.9 * sample.cluster.instance.nvlink_latency.seconds());
+  sim::apply("pcie_latency", sample, 0.6 * sample.cluster.instance.pcie_latency.seconds());
+  check_same(sim::run_scenario(sample, cached), sim::run_scenario(sample));
+  CHECK(cached.shapes->scope("1x8/pytorch-ddp")->reused > 0);
+  CHECK_FALSE(cached.shapes->scope("1x8/pytorch-ddp")->channel_orders.empty());  // the mesh's rings
+}
+
 namespace {
 
 // run_flow_graph in a child process (one SimGrid engine per process), completion times back.
