@@ -1,14 +1,19 @@
 #include "app/input/scenario_keys.hpp"
 
+#include <algorithm>
+
+#include "app/whatifs/whatif_view.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::app {
 
-const KeyTable& scenario_key_table()
+namespace {
+
+KeyTable fixed_keys()
 {
-  static const KeyTable table{
+  return {
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
-            "observed", "resilience", "compiler", "stragglers", "calibration", "overheads", "software"}},
+            "observed", "resilience", "compiler", "calibration", "overheads", "software"}},
       {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group"}},
       {"software", {"nccl", "aws_ofi_nccl", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings"}},
       {"cluster.fabric",
@@ -46,8 +51,24 @@ const KeyTable& scenario_key_table()
       {"overheads",
        {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
         "horovod_negotiation"}},
-      {"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}},
   };
+}
+
+}  // namespace
+
+const KeyTable& scenario_key_table()
+{
+  // The what-ifs' sections (after the other what-ifs', `compiler`) and keys as each declares them (app/whatifs/).
+  static const KeyTable table = [] {
+    KeyTable t = fixed_keys();
+    std::vector<std::string>& root = t.front().second;
+    auto at = std::find(root.begin(), root.end(), "compiler") + 1;
+    for (const WhatIfView* v : whatif_views()) {
+      at = root.insert(at, v->name) + 1;
+      t.insert(t.end(), v->keys.begin(), v->keys.end());
+    }
+    return t;
+  }();
   return table;
 }
 

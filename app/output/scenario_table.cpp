@@ -59,7 +59,7 @@ std::string scenario_table(const sim::ScenarioReport& rep, bool wide)
       out += wrap_words(l, 118);
     }
   out += resilience_table(rep, wide);
-  out += stragglers_table(rep, wide);
+  out += whatif_tables(rep, wide);
   return out;
 }
 

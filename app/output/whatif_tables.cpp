@@ -1,4 +1,5 @@
-// The what-if tables under a scenario's table (issue 12): failures and checkpoints, stragglers.
+// The what-if tables under a scenario's table (issue 12): failures and checkpoints, then those of
+// app/whatifs/ (issue 17: stragglers, ...) from the columns each declares.
 // Issue 20: as the main table, one time unit per column (in its head), instance and framework
 // only where they vary (or under --wide), p10-p90 beside the p50 only where not zero-width, and
 // the default table within 120 characters; --wide adds the rest, JSON and CSV keep every field.
@@ -8,6 +9,7 @@
 #include <set>
 
 #include "app/output/text_table.hpp"
+#include "app/whatifs/whatif_view.hpp"
 #include "core/text.hpp"
 
 namespace ddpsim::app {
@@ -35,7 +37,7 @@ struct Rows {
   }
 };
 
-Rows rows_of(const sim::ScenarioReport& rep, bool wide, bool (*has)(const Result&))
+Rows rows_of(const sim::ScenarioReport& rep, bool wide, const Of<bool>& has)
 {
   Rows t;
   std::set<std::string> instances, frameworks;
@@ -98,25 +100,27 @@ std::string resilience_table(const sim::ScenarioReport& rep, bool wide)
   return out;
 }
 
-// Stragglers and jitter (issue 12): one line per configuration under the main table.
-std::string stragglers_table(const sim::ScenarioReport& rep, bool wide)
+// A what-if of app/whatifs/ (issue 17): its title, the columns its view declares, its legend.
+std::string whatif_table(const sim::ScenarioReport& rep, const WhatIfView& v, bool wide)
 {
-  Rows t = rows_of(rep, wide, [](const Result& r) { return r.stragglers.has_value(); });
+  Rows t = rows_of(rep, wide, [&](const Result& r) { return r.whatif(v.name) != nullptr; });
   if (t.rows.empty()) return "";
-  auto x = [](const Result& r) -> const sim::StragglerResult& { return *r.stragglers; };
-  t.time("nominal", [&](const Result& r) { return x(r).nominal_step_s; });
-  t.time("step p50", [&](const Result& r) { return x(r).step_p50_s; });
-  t.time("step p99", [&](const Result& r) { return x(r).step_p99_s; });
-  t.time("mean", [&](const Result& r) { return x(r).step_mean_s; });
-  t.cols.push_back(t.text("slowdown", false, [&](const Result& r) { return fmt("%.3fx", x(r).slowdown); }));
-  t.time("sync wait", [&](const Result& r) { return x(r).sync_wait_mean_s; });
-  t.time("max wait", [&](const Result& r) { return x(r).sync_wait_max_s; });
-  t.time("total", [&](const Result& r) { return r.startup_s + x(r).step_mean_s * static_cast<double>(r.steps); });
-  return "\nstragglers (" + std::to_string(x(*t.rows.front()).steps) + " steps simulated, every rank):\n" +
-         render_columns(t.cols) +
-         wrap_words("nominal = the step without stragglers; step p50/p99/mean over the simulated steps (time between "
-                    "the last rank's step ends); sync wait = how long a rank's last bucket waits for the slowest rank's "
-                    "gradients (mean, max); total = start-up + steps x mean.", 110);
+  auto x = [&](const Result& r) -> const sim::WhatIfResult& { return *r.whatif(v.name); };
+  for (const WhatIfColumn& c : v.table) {
+    if (c.show == Show::time) t.time(c.head, [&](const Result& r) { return x(r).number(c.field); });
+    else
+      t.cols.push_back(t.text(c.head, false, [&](const Result& r) {
+        return c.show == Show::integer ? std::to_string(x(r).count(c.field)) : fmt(c.format.c_str(), x(r).number(c.field));
+      }));
+  }
+  return "\n" + v.title(x(*t.rows.front())) + "\n" + render_columns(t.cols) + wrap_words(v.legend, 110);
+}
+
+std::string whatif_tables(const sim::ScenarioReport& rep, bool wide)
+{
+  std::string out;
+  for (const WhatIfView* v : whatif_views()) out += whatif_table(rep, *v, wide);
+  return out;
 }
 
 }  // namespace ddpsim::app

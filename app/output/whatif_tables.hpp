@@ -8,6 +8,6 @@
 namespace ddpsim::app {
 
 std::string resilience_table(const sim::ScenarioReport& rep, bool wide);  // failures and checkpoints
-std::string stragglers_table(const sim::ScenarioReport& rep, bool wide);  // slow ranks and jitter
+std::string whatif_tables(const sim::ScenarioReport& rep, bool wide);     // those of app/whatifs/, in order
 
 }  // namespace ddpsim::app

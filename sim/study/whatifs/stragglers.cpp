@@ -1,4 +1,4 @@
-#include "sim/study/stragglers.hpp"
+#include "sim/study/whatifs/stragglers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include "core/quantile.hpp"
 #include "core/random.hpp"
 #include "sim/step/iteration.hpp"
+#include "sim/study/scenario.hpp"
 
 namespace ddpsim::sim {
 
@@ -112,5 +113,38 @@ NominalStep nominal_step(const IterationResult& it, Time loader)
   n.loader = loader;
   return n;
 }
+
+namespace {
+
+class Stragglers final : public WhatIf {
+ public:
+  explicit Stragglers(const StragglerSpec& spec) : spec_(spec) {}
+  std::string_view name() const override { return "stragglers"; }
+  Stage stage() const override { return Stage::with_step; }
+  WhatIfResult run(const WhatIfInput& in) const override
+  {
+    const ConfigResult& r = in.result;
+    const StragglerResult x = simulate_stragglers(nominal_step(*in.step, in.loader), r.gpus, in.gpus_per_node, spec_);
+    return {"stragglers",
+            {{"ranks", std::int64_t{x.ranks}},
+             {"steps_simulated", std::int64_t{x.steps}},
+             {"nominal_step_s", x.nominal_step_s},
+             {"step_s", x.step_s},
+             {"step_mean_s", x.step_mean_s},
+             {"step_p50_s", x.step_p50_s},
+             {"step_p99_s", x.step_p99_s},
+             {"slowdown", x.slowdown},
+             {"sync_wait_mean_s", x.sync_wait_mean_s},
+             {"sync_wait_max_s", x.sync_wait_max_s},
+             {"total_time_s", r.startup_s + x.step_mean_s * static_cast<double>(r.steps)}}};
+  }
+
+ private:
+  StragglerSpec spec_;
+};
+
+}  // namespace
+
+std::shared_ptr<const WhatIf> stragglers_whatif(const StragglerSpec& spec) { return std::make_shared<Stragglers>(spec); }
 
 }  // namespace ddpsim::sim

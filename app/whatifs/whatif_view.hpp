@@ -1,0 +1,58 @@
+// A what-if as the app reads and shows it (issue 17): the scenario file's section that builds the
+// model (sim/study/whatifs/whatif.hpp) and how the model's result fields are shown, by name, in
+// JSON, CSV, the terminal and HTML. Each what-if is one file here, app/whatifs/NAME.cpp, defining
+// `const WhatIfView& whatif_view_NAME()`; app/CMakeLists.txt globs these files into the list
+// whatif_views() (in file-name order), and the loader (its keys included), the result fields, the
+// tables, the HTML page and the trace take every what-if from that list.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/input/scenario_keys.hpp"
+#include "app/input/yaml_reader.hpp"
+#include "sim/study/scenario.hpp"
+
+namespace ddpsim::app {
+
+// How a column shows one of the result's fields.
+enum class Show {
+  time,     // seconds: one unit per terminal column (in its head), a human time in HTML, %.9g in CSV
+  integer,  // a count as it is
+  fixed,    // a number through `format` (e.g. "%.3fx"); %.9g in CSV
+};
+
+struct WhatIfColumn {
+  std::string head;   // the table's or HTML's column head; a CSV column's name
+  std::string field;  // the sim::WhatIfResult field it shows
+  Show show = Show::time;
+  std::string format;  // Show::fixed
+  int place = 0;       // CSV only: its place among the CSV columns (result_fields.hpp)
+};
+
+struct WhatIfView {
+  std::string name;  // the scenario file's section, the JSON key, sim::WhatIf::name()
+  KeyTable keys;     // the section's keys, path by path ("NAME", "NAME.sub", ...): scenario_keys.hpp
+  // Builds the model from the section (keys checked against `keys`; errors through the Reader,
+  // nullptr after one).
+  std::function<std::shared_ptr<const sim::WhatIf>(Reader&, const YAML::Node&, const sim::ScenarioSpec&)> parse;
+  std::vector<std::string> json;  // the fields of the JSON object, in order
+  std::string json_after;         // the result field the object follows in a row ("": at the end)
+  std::vector<WhatIfColumn> csv;  // CSV columns, present when some row has this what-if
+  // The table under a scenario's table: "title:" line, rows with the what-if (instance, framework
+  // and nodes first), then a legend.
+  std::function<std::string(const sim::WhatIfResult& first)> title;
+  std::vector<WhatIfColumn> table;
+  std::string legend;
+  // The HTML page's section: a "configuration" column, then these.
+  std::string html_heading;
+  std::vector<WhatIfColumn> html;
+  std::string html_note;
+};
+
+// Every what-if of app/whatifs/, in file-name order.
+const std::vector<const WhatIfView*>& whatif_views();
+
+}  // namespace ddpsim::app
