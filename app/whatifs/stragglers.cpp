@@ -77,7 +77,8 @@ const WhatIfView& whatif_view_stragglers()
        {"sync wait mean", "sync_wait_mean_s"},
        {"sync wait max", "sync_wait_max_s"}},
       "Every rank simulated with its own speed over the steps; sync wait = how long a rank's last bucket waited for "
-      "the slowest rank's gradients (docs/whatif.md)."};
+      "the slowest rank's gradients (docs/whatif.md).",
+      "{steps_simulated: 4, seed: 3, ranks: {1: 1.5}, slow_loader: {0: 2}, jitter_sigma: 0.05}"};
   return view;
 }
 

@@ -28,7 +28,7 @@ struct WhatIfColumn {
   std::string head;   // the table's or HTML's column head; a CSV column's name
   std::string field;  // the sim::WhatIfResult field it shows
   Show show = Show::time;
-  std::string format;  // Show::fixed
+  std::string format{};  // Show::fixed
   int place = 0;       // CSV only: its place among the CSV columns (result_fields.hpp)
 };
 
@@ -50,6 +50,9 @@ struct WhatIfView {
   std::string html_heading;
   std::vector<WhatIfColumn> html;
   std::string html_note;
+  // A small section for the tests (tests/unit/test_whatif_views.cpp), in flow style, e.g.
+  // "{steps_simulated: 4, ranks: {1: 1.5}}": it must parse, run, and give every field shown above.
+  std::string example{};
 };
 
 // Every what-if of app/whatifs/, in file-name order.
