@@ -13,7 +13,7 @@ KeyTable fixed_keys()
 {
   return {
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
-            "observed", "resilience", "compiler", "calibration", "overheads", "software"}},
+            "observed", "compiler", "calibration", "overheads", "software"}},
       {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group"}},
       {"software", {"nccl", "aws_ofi_nccl", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings"}},
       {"cluster.fabric",
@@ -41,12 +41,6 @@ KeyTable fixed_keys()
       {"communication", {"algorithm", "nccl_algo", "nccl_proto", "tuner", "profile"}},
       {"observed", {"source", "minutes", "rows"}},
       {"observed.rows[]", {"nodes", "gpus_per_node", "framework", "instance", "total", "step_time", "samples_per_s", "source"}},
-      {"resilience", {"node_mtbf", "gpu_mtbf", "mtbf_source", "checkpoint", "restart", "requeue", "monte_carlo"}},
-      {"resilience.checkpoint", {"every", "storage", "writers", "size"}},
-      {"resilience.checkpoint.storage",
-       {"description", "capacity", "per_unit_throughput", "write_per_client", "read_per_client", "write_aggregate",
-        "read_aggregate", "part_size", "put_per_s", "get_per_s", "survives_node_loss", "kind"}},
-      {"resilience.monte_carlo", {"trials", "seed"}},
       {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
       {"overheads",
        {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
@@ -63,10 +57,8 @@ const KeyTable& scenario_key_table()
     KeyTable t = fixed_keys();
     std::vector<std::string>& root = t.front().second;
     auto at = std::find(root.begin(), root.end(), "compiler") + 1;
-    for (const WhatIfView* v : whatif_views()) {
-      at = root.insert(at, v->name) + 1;
-      t.insert(t.end(), v->keys.begin(), v->keys.end());
-    }
+    for (const WhatIfView* v : whatif_views()) at = root.insert(at, v->name) + 1;
+    for (const WhatIfView* v : whatif_views()) t.insert(t.end(), v->keys.begin(), v->keys.end());
     return t;
   }();
   return table;

@@ -77,42 +77,28 @@ const char* const kTimelineNote =
     "Each tick is the moment backward produced a bucket's gradients; each bar is its reduction as the "
     "collective model priced it (JSON: buckets[].ready_s, start_s, time_s).";
 
-// The what-ifs, when the scenario asks for them: those of app/whatifs/ (issue 17: e.g. stragglers
-// and jitter) from the columns each declares, then failures with checkpoints (expected time and cost).
+// The what-ifs, when the scenario asks for them: those of app/whatifs/ (issue 17: failures and
+// checkpoints, stragglers and jitter, ...) from the columns each declares.
 std::string whatif_sections(const sim::ScenarioReport& rep)
 {
-  std::string out, failures;
-  for (const WhatIfView* v : whatif_views()) {
+  std::string out;
+  std::vector<const WhatIfView*> views = whatif_views();
+  std::stable_sort(views.begin(), views.end(), [](const WhatIfView* a, const WhatIfView* b) { return a->html_order < b->html_order; });
+  for (const WhatIfView* v : views) {
     std::string rows;
+    std::set<std::size_t> left{0};
+    for (std::size_t i = 0; i < v->html.size(); ++i)
+      if (v->html[i].show == Show::text) left.insert(i + 1);
     for (const sim::ConfigResult& r : rep.results)
       if (const sim::WhatIfResult* x = r.whatif(v->name)) {
         std::vector<std::string> cells{name(r)};
-        for (const WhatIfColumn& c : v->html)
-          cells.push_back(c.show == Show::time      ? human_time(x->number(c.field))
-                          : c.show == Show::integer ? std::to_string(x->count(c.field))
-                                                    : fmt(c.format.c_str(), x->number(c.field)));
-        rows += row(cells, {0});
+        for (const WhatIfColumn& c : v->html) cells.push_back(whatif_cell(*x, c, human_time));
+        rows += row(cells, left, false, v->html_grey_unfit && !r.fits ? "bad" : "");
       }
     std::vector<std::string> heads{"configuration"};
     for (const WhatIfColumn& c : v->html) heads.push_back(c.head);
-    if (!rows.empty()) out += section(v->html_heading, "<table>\n" + row(heads, {0}, true) + rows + "</table>\n", v->html_note);
+    if (!rows.empty()) out += section(v->html_heading, "<table>\n" + row(heads, left, true) + rows + "</table>\n", v->html_note);
   }
-  for (const sim::ConfigResult& r : rep.results) {
-    if (const auto& f = r.resilience)
-      failures += row({name(r), human_time(f->job_mtbf_s), f->storage, human_time(f->checkpoint_write_s),
-                       human_time(f->interval_s), human_time(f->work_s),
-                       r.fits ? human_time(f->expected_total_time_s) : "does not fit", fmt("%.2f", f->expected_failures),
-                       fmt("%.1f%%", f->efficiency * 100), r.fits ? fmt("$%.2f", f->expected_cost_usd) : "-"},
-                      {0, 2}, false, r.fits ? "" : "bad");
-  }
-  if (!failures.empty())
-    out += section("What-if: failures and checkpoints",
-                   "<table>\n" + row({"configuration", "job MTBF", "storage", "checkpoint write", "interval",
-                                     "failure-free", "expected", "failures", "ETTR", "expected cost"},
-                                    {0, 2}, true) +
-                       failures + "</table>\n",
-                   "expected = start-up + Daly's expected wall time with checkpoints every interval; ETTR = "
-                   "failure-free time / expected time (docs/whatif.md).");
   return out;
 }
 

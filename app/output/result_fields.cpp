@@ -17,7 +17,6 @@ Json opt(const std::optional<double>& v) { return v ? Json(*v) : kAbsent; }
 Json if_fits(const R& r, double v) { return r.fits ? Json(v) : Json(); }  // a row that does not fit cannot run: null
 Json band(const R::Band& b, bool high) { return b.set ? Json(high ? b.p90 : b.p10) : kAbsent; }
 std::string g(double v) { return fmt("%.9g", v); }
-std::string g_or_empty(const std::optional<double>& v) { return v ? g(*v) : ""; }
 double rel(double predicted, double observed) { return (predicted - observed) / observed; }
 
 // A CSV cell (RFC 4180): printable (one line, valid UTF-8), quoted when it holds a comma or quote.
@@ -51,36 +50,6 @@ Json buckets_json(const R& r)
     out.push_back({{"bytes", b.bytes}, {"algorithm", b.algorithm}, {"protocol", b.protocol}, {"channels", b.channels},
                    {"time_s", b.time_s()}, {"ready_s", b.ready_s}, {"start_s", b.start_s}});
   return out;
-}
-
-// `fits`: a configuration that does not fit in memory cannot run, so its expected time and cost are
-// null like the main row's total and cost (the failure model's inputs stay for reference).
-Json resilience_json(const sim::ResilienceResult& x, bool fits)
-{
-  Json o{{"node_mtbf_s", x.node_mtbf_s}, {"mtbf_source", x.mtbf_source}, {"job_mtbf_s", x.job_mtbf_s},
-         {"storage", x.storage}, {"checkpoint_bytes", x.checkpoint_bytes}, {"checkpoint_write_s", x.checkpoint_write_s},
-         {"checkpoint_read_s", x.checkpoint_read_s}, {"restart_s", x.restart_s}, {"young_interval_s", x.young_interval_s},
-         {"daly_interval_s", x.daly_interval_s}, {"interval_s", x.interval_s}, {"work_s", x.work_s},
-         {"expected_time_s", x.expected_time_s}, {"expected_total_time_s", x.expected_total_time_s},
-         {"expected_failures", x.expected_failures}, {"checkpoint_overhead_s", x.checkpoint_overhead_s},
-         {"lost_s", x.lost_s}, {"efficiency", x.efficiency}, {"expected_cost_usd", x.expected_cost_usd}};
-  if (!fits)
-    for (const char* k : {"expected_time_s", "expected_total_time_s", "expected_cost_usd"}) o[k] = nullptr;
-  if (x.trials > 0 && fits)
-    o["monte_carlo"] = {{"trials", x.trials}, {"mean_s", x.mc_mean_s}, {"p10_s", x.mc_p10_s}, {"p50_s", x.mc_p50_s},
-                        {"p90_s", x.mc_p90_s}};
-  return o;
-}
-
-// A resilience CSV cell: empty where the row has no such what-if.
-std::function<std::string(const R&)> resilience(std::function<std::optional<double>(const R&, const sim::ResilienceResult&)> f)
-{
-  return [f](const R& r) { return r.resilience ? g_or_empty(f(r, *r.resilience)) : std::string(); };
-}
-// Monte Carlo wall times (with start-up) only where trials ran and the row fits.
-std::optional<double> mc(const R& r, const sim::ResilienceResult& x, double v)
-{
-  return x.trials > 0 && r.fits ? std::optional<double>(v + r.startup_s) : std::nullopt;
 }
 
 using G = CsvGroup;
@@ -160,7 +129,6 @@ std::vector<ResultField> base_fields()
       {"fit", "", [](const R& r) { return r.fit_role.empty() ? kAbsent : Json(r.fit_role); }, 44,
        [](const R& r) { return r.fit_role; }, G::observed},
       {"simulated", "", [](const R& r) { return r.simulated.empty() ? kAbsent : Json(r.simulated); }},
-      {"resilience", "", [](const R& r) { return r.resilience ? resilience_json(*r.resilience, r.fits) : kAbsent; }},  // issue 12
       {"degraded", "", [](const R& r) { return r.degraded.empty() ? kAbsent : Json(r.degraded); }, 40,
        [](const R& r) { return "\"" + join(r.degraded, "; ") + "\""; }, G::degraded},
       {"compiler", "",
@@ -170,24 +138,6 @@ std::vector<ResultField> base_fields()
                                           {"memory_scale", r.compiler_memory_scale}};
        },
        41, [](const R& r) { return r.compiler; }, G::compiler},
-      // CSV only: the what-ifs' headline numbers (JSON has them in the objects above).
-      {"job_mtbf_s", "s", nullptr, 50, resilience([](const R&, const auto& x) { return std::optional(x.job_mtbf_s); }), G::resilience},
-      {"checkpoint_write_s", "s", nullptr, 51,
-       resilience([](const R&, const auto& x) { return std::optional(x.checkpoint_write_s); }), G::resilience},
-      {"restart_s", "s", nullptr, 52, resilience([](const R&, const auto& x) { return std::optional(x.restart_s); }), G::resilience},
-      {"checkpoint_interval_s", "s", nullptr, 53,
-       resilience([](const R&, const auto& x) { return std::optional(x.interval_s); }), G::resilience},
-      {"expected_total_time_s", "s", nullptr, 54,
-       resilience([](const R& r, const auto& x) { return r.fits ? std::optional(x.expected_time_s + r.startup_s) : std::nullopt; }),
-       G::resilience},
-      {"expected_failures", "", nullptr, 55,
-       resilience([](const R&, const auto& x) { return std::optional(x.expected_failures); }), G::resilience},
-      {"expected_cost_usd", "USD", nullptr, 56,
-       resilience([](const R& r, const auto& x) { return r.fits ? std::optional(x.expected_cost_usd) : std::nullopt; }),
-       G::resilience},
-      {"mc_p10_s", "s", nullptr, 57, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p10_s); }), G::resilience},
-      {"mc_p50_s", "s", nullptr, 58, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p50_s); }), G::resilience},
-      {"mc_p90_s", "s", nullptr, 59, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p90_s); }), G::resilience},
   };
 }
 
@@ -211,7 +161,6 @@ bool in_group(const R& r, const ResultField& f)
     case G::degraded: return !r.degraded.empty();
     case G::compiler: return !r.compiler.empty();
     case G::observed: return r.observed_step_s || r.observed_samples_per_s || !r.fit_role.empty();
-    case G::resilience: return r.resilience.has_value();
   }
   return false;
 }

@@ -22,7 +22,7 @@ using Json = nlohmann::ordered_json;
 
 // CSV columns shown only when some row has them (what-ifs, observations); `base`: always.
 // `whatif`: the what-if named in ResultField::whatif (app/whatifs/).
-enum class CsvGroup { base, degraded, compiler, observed, resilience, whatif };
+enum class CsvGroup { base, degraded, compiler, observed, whatif };
 
 struct ResultField {
   std::string name;  // JSON key and CSV column

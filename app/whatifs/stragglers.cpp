@@ -43,42 +43,42 @@ std::shared_ptr<const sim::WhatIf> read_stragglers(Reader& r, const YAML::Node& 
 const WhatIfView& whatif_view_stragglers()
 {
   static const WhatIfView view{
-      "stragglers",
-      {{"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}}},
-      read_stragglers,
-      {"steps_simulated", "nominal_step_s", "step_mean_s", "step_p50_s", "step_p99_s", "slowdown", "sync_wait_mean_s",
-       "sync_wait_max_s", "total_time_s"},
-      "degraded",
-      {{"straggler_step_p50_s", "step_p50_s", Show::time, "", 45},
-       {"straggler_step_p99_s", "step_p99_s", Show::time, "", 46},
-       {"straggler_step_mean_s", "step_mean_s", Show::time, "", 47},
-       {"sync_wait_mean_s", "sync_wait_mean_s", Show::time, "", 48}},
-      [](const sim::WhatIfResult& first) {
+      .name = "stragglers",
+      .keys = {{"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}}},
+      .parse = read_stragglers,
+      .json = {"steps_simulated", "nominal_step_s", "step_mean_s", "step_p50_s", "step_p99_s", "slowdown",
+               "sync_wait_mean_s", "sync_wait_max_s", "total_time_s"},
+      .json_after = "degraded",
+      .csv = {{"straggler_step_p50_s", "step_p50_s", Show::time, "", 45},
+              {"straggler_step_p99_s", "step_p99_s", Show::time, "", 46},
+              {"straggler_step_mean_s", "step_mean_s", Show::time, "", 47},
+              {"sync_wait_mean_s", "sync_wait_mean_s", Show::time, "", 48}},
+      .title = [](const sim::WhatIfResult& first) {
         return "stragglers (" + std::to_string(first.count("steps_simulated")) + " steps simulated, every rank):";
       },
-      {{"nominal", "nominal_step_s"},
-       {"step p50", "step_p50_s"},
-       {"step p99", "step_p99_s"},
-       {"mean", "step_mean_s"},
-       {"slowdown", "slowdown", Show::fixed, "%.3fx"},
-       {"sync wait", "sync_wait_mean_s"},
-       {"max wait", "sync_wait_max_s"},
-       {"total", "total_time_s"}},
-      "nominal = the step without stragglers; step p50/p99/mean over the simulated steps (time between the last "
-      "rank's step ends); sync wait = how long a rank's last bucket waits for the slowest rank's gradients (mean, "
-      "max); total = start-up + steps x mean.",
-      "What-if: stragglers and jitter",
-      {{"ranks", "ranks", Show::integer},
-       {"steps", "steps_simulated", Show::integer},
-       {"nominal step", "nominal_step_s"},
-       {"step p50", "step_p50_s"},
-       {"step p99", "step_p99_s"},
-       {"slowdown", "slowdown", Show::fixed, "%.3fx"},
-       {"sync wait mean", "sync_wait_mean_s"},
-       {"sync wait max", "sync_wait_max_s"}},
-      "Every rank simulated with its own speed over the steps; sync wait = how long a rank's last bucket waited for "
-      "the slowest rank's gradients (docs/whatif.md).",
-      "{steps_simulated: 4, seed: 3, ranks: {1: 1.5}, slow_loader: {0: 2}, jitter_sigma: 0.05}"};
+      .table = {{"nominal", "nominal_step_s"},
+                {"step p50", "step_p50_s"},
+                {"step p99", "step_p99_s"},
+                {"mean", "step_mean_s"},
+                {"slowdown", "slowdown", Show::fixed, "%.3fx"},
+                {"sync wait", "sync_wait_mean_s"},
+                {"max wait", "sync_wait_max_s"},
+                {"total", "total_time_s"}},
+      .legend = "nominal = the step without stragglers; step p50/p99/mean over the simulated steps (time between the "
+                "last rank's step ends); sync wait = how long a rank's last bucket waits for the slowest rank's "
+                "gradients (mean, max); total = start-up + steps x mean.",
+      .html_heading = "What-if: stragglers and jitter",
+      .html = {{"ranks", "ranks", Show::integer},
+               {"steps", "steps_simulated", Show::integer},
+               {"nominal step", "nominal_step_s"},
+               {"step p50", "step_p50_s"},
+               {"step p99", "step_p99_s"},
+               {"slowdown", "slowdown", Show::fixed, "%.3fx"},
+               {"sync wait mean", "sync_wait_mean_s"},
+               {"sync wait max", "sync_wait_max_s"}},
+      .html_note = "Every rank simulated with its own speed over the steps; sync wait = how long a rank's last bucket "
+                   "waited for the slowest rank's gradients (docs/whatif.md).",
+      .example = "{steps_simulated: 4, seed: 3, ranks: {1: 1.5}, slow_loader: {0: 2}, jitter_sigma: 0.05}"};
   return view;
 }
 

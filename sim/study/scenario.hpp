@@ -19,7 +19,6 @@
 #include "sim/step/frameworks.hpp"
 #include "sim/step/memory.hpp"
 #include "sim/step/model.hpp"
-#include "sim/study/resilience.hpp"
 #include "sim/study/whatifs/whatif.hpp"
 #include "sim/study/observation.hpp"
 #include "sim/step/overheads.hpp"
@@ -102,7 +101,6 @@ struct ScenarioSpec {
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
   std::map<int, double> observed_step_s, observed_samples_per_s;  // nodes -> measured (issue 20)
-  std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
   std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
   WhatIfs whatifs;                           // the what-ifs of sim/study/whatifs/ the file asks for (issue 17)
   std::vector<Observation> observations;   // every observed row (app/input/observed_loader.hpp)
@@ -171,7 +169,6 @@ struct ConfigResult {
   // counted, over the GPUs' dense peak in the compute precision) and tokens per second (sequence
   // models; 0 otherwise).
   double mfu = 0, tokens_per_s = 0;
-  std::optional<ResilienceResult> resilience;  // what-if results (sim/study/whatif.hpp)
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
   double compiler_compute_scale = 1, compiler_memory_scale = 1;

@@ -14,16 +14,6 @@ namespace ddpsim::sim {
 
 // Field lists of what only the parent sets (encode_row); found by ADL, so in this namespace.
 template <class T, class F>
-requires std::is_same_v<std::remove_const_t<T>, ResilienceResult> void fields(T& x, F& f)
-{
-  f(x.node_mtbf_s), f(x.job_mtbf_s), f(x.checkpoint_bytes), f(x.checkpoint_write_s), f(x.checkpoint_read_s);
-  f(x.restart_s), f(x.young_interval_s), f(x.daly_interval_s), f(x.interval_s), f(x.work_s), f(x.expected_time_s);
-  f(x.expected_failures), f(x.checkpoint_overhead_s), f(x.lost_s), f(x.efficiency), f(x.storage_survives);
-  f(x.storage), f(x.mtbf_source), f(x.expected_total_time_s), f(x.expected_cost_usd), f(x.trials);
-  f(x.mc_mean_s), f(x.mc_p10_s), f(x.mc_p50_s), f(x.mc_p90_s);
-}
-
-template <class T, class F>
 requires std::is_same_v<std::remove_const_t<T>, ConfigResult::Band> void fields(T& b, F& f)
 {
   f(b.set), f(b.p10), f(b.p90);
@@ -44,6 +34,7 @@ class Writer {
   }
   void operator()(const Time& t) { (*this)(t.ps); }
   void operator()(const Stream& s) { (*this)(static_cast<int>(s)); }
+  void operator()(const std::monostate&) {}  // a null what-if field: its variant index says it
   template <class T>
   void operator()(const std::optional<T>& v)
   {
@@ -95,6 +86,7 @@ class Reader {
     pos_ += n;
   }
   void operator()(Time& t) { (*this)(t.ps); }
+  void operator()(std::monostate&) {}
   void operator()(Stream& s)
   {
     int v = 0;
@@ -177,7 +169,7 @@ std::string encode_row(const ConfigResult& r)
 {
   Writer w;
   w(r);
-  w(r.resilience), w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
+  w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
   w(r.step_band), w(r.samples_band), w(r.total_band), w(r.speedup_band), w(r.cost_band);
   w(r.uncalibrated_step_s), w(r.uncalibrated_total_s), w(r.fit_role);
   return w.take();
@@ -188,7 +180,7 @@ ConfigResult decode_row(const std::string& bytes)
   Reader rd(bytes);
   ConfigResult r;
   rd(r);
-  rd(r.resilience), rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
+  rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
   rd(r.step_band), rd(r.samples_band), rd(r.total_band), rd(r.speedup_band), rd(r.cost_band);
   rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s), rd(r.fit_role);
   DDPSIM_CHECK(rd.done(), "trailing bytes in a shard row");

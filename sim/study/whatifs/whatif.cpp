@@ -1,6 +1,7 @@
 #include "sim/study/whatifs/whatif.hpp"
 
 #include "core/error.hpp"
+#include "sim/study/scenario.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -36,16 +37,21 @@ double WhatIfResult::number(std::string_view field) const
   return as<double>(*this, field);
 }
 
+bool WhatIfResult::is_null(std::string_view field) const { return std::holds_alternative<std::monostate>(get(*this, field)); }
+
 std::int64_t WhatIfResult::count(std::string_view field) const { return as<std::int64_t>(*this, field); }
 const std::vector<double>& WhatIfResult::series(std::string_view field) const { return as<std::vector<double>>(*this, field); }
 const std::string& WhatIfResult::text(std::string_view field) const { return as<std::string>(*this, field); }
 
-void run_whatifs(const WhatIfs& whatifs, WhatIf::Stage stage, const WhatIfInput& in, std::vector<WhatIfResult>& out)
+void run_whatifs(const WhatIfs& whatifs, WhatIf::Stage stage, const WhatIfInput& in, ConfigResult& row)
 {
   for (const auto& w : whatifs)
     if (w->stage() == stage) {
-      out.push_back(w->run(in));
-      DDPSIM_CHECK(out.back().name == w->name(), "what-if " + std::string(w->name()) + " named its result otherwise");
+      WhatIfResult x = w->run(in);
+      DDPSIM_CHECK(x.name == w->name(), "what-if " + std::string(w->name()) + " named its result otherwise");
+      row.warnings.insert(row.warnings.end(), x.warnings.begin(), x.warnings.end());
+      x.warnings.clear();
+      row.whatifs.push_back(std::move(x));
     }
 }
 

@@ -22,8 +22,9 @@ struct ScenarioSpec;
 struct ConfigResult;
 struct IterationResult;
 
-// A field's value: a flag, a count, a number, a text or a series (e.g. one value per step).
-using WhatIfValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>>;
+// A field's value: a flag, a count, a number, a text, a series (e.g. one value per step), or
+// null (std::monostate: e.g. an expected time of a configuration that cannot run).
+using WhatIfValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>, std::monostate>;
 
 struct WhatIfField {
   std::string name;
@@ -34,9 +35,11 @@ struct WhatIfField {
 struct WhatIfResult {
   std::string name;  // the what-if's name (WhatIf::name)
   std::vector<WhatIfField> fields;
+  std::vector<std::string> warnings{};  // moved to the row's warnings by run_whatifs
 
   const WhatIfValue* find(std::string_view field) const;  // nullptr when absent
   double number(std::string_view field) const;             // a count or a number; InternalError when absent
+  bool is_null(std::string_view field) const;
   std::int64_t count(std::string_view field) const;
   const std::vector<double>& series(std::string_view field) const;
   const std::string& text(std::string_view field) const;
@@ -64,8 +67,9 @@ class WhatIf {
 
 using WhatIfs = std::vector<std::shared_ptr<const WhatIf>>;
 
-// Runs the what-ifs of `stage` and appends their results to `out` (in the scenario's order).
-void run_whatifs(const WhatIfs& whatifs, WhatIf::Stage stage, const WhatIfInput& in, std::vector<WhatIfResult>& out);
+// Runs the what-ifs of `stage` on `row` (in.result) and appends their results to row.whatifs and
+// their warnings to row.warnings, in the scenario's order.
+void run_whatifs(const WhatIfs& whatifs, WhatIf::Stage stage, const WhatIfInput& in, ConfigResult& row);
 
 // A row's result of the what-if `name`, or nullptr.
 const WhatIfResult* find_whatif(const std::vector<WhatIfResult>& results, std::string_view name);
