@@ -42,6 +42,7 @@ Rings make_rings(const Request& req)
 
 std::vector<VertexId> channel_ring(const Request& req, int channel, int channels)
 {
+  if (req.channel_orders && channels == req.channels) return (*req.channel_orders)[static_cast<std::size_t>(channel)];
   std::vector<VertexId> out;
   out.reserve(req.ranks.size());
   for (const std::vector<VertexId>& node : ranks_by_node(req)) {

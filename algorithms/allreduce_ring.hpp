@@ -28,7 +28,8 @@ class RingAllReduce final : public Algorithm {
   bool nccl_selectable() const override { return true; }
 };
 
-// The rank order of ring `channel` of `channels` (see above); channel 0 is `req.ranks`.
+// The rank order of ring `channel` of `channels` (see above); channel 0 is `req.ranks`. With
+// req.channel_orders (and `channels` == req.channels), that channel's own order.
 std::vector<VertexId> channel_ring(const Request& req, int channel, int channels);
 
 }  // namespace ddpsim::algo

@@ -11,6 +11,8 @@ void check_request(const Request& req, const Algorithm& algo)
 {
   DDPSIM_CHECK(req.topo != nullptr && !req.ranks.empty(), "empty collective request");
   DDPSIM_CHECK(req.channels >= 1, "a collective needs at least one channel");
+  DDPSIM_CHECK(!req.channel_orders || static_cast<int>(req.channel_orders->size()) == req.channels,
+               "one rank order per channel");
   DDPSIM_CHECK(algo.supports(req.op),
                std::string(algo.name()) + " does not implement " + std::string(to_string(req.op)));
 }

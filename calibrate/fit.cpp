@@ -207,4 +207,19 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   return prof;
 }
 
+std::vector<std::string> plausible_instances(const std::vector<InstanceSpec>& instances, const std::vector<NcclLog>& logs,
+                                             const std::string& algorithm, const std::string& except)
+{
+  std::vector<std::string> out;
+  for (const InstanceSpec& other : instances) {
+    if (other.name == except) continue;
+    try {
+      if (!implausible(fit_profile(other, logs, algorithm))) out.push_back(other.name);
+    } catch (const UserError&) {
+      // the logs do not even have that instance's shape
+    }
+  }
+  return out;
+}
+
 }  // namespace ddpsim::calibrate

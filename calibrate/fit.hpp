@@ -57,6 +57,12 @@ struct Implausible {
 };
 std::optional<Implausible> implausible(const sim::Profile& profile);
 
+// The instances other than `except` on which `logs` fit plausibly: an implausible fit's error
+// names them (likely the instance the logs were measured on). Instances the logs cannot have
+// run on (another shape) are left out.
+std::vector<std::string> plausible_instances(const std::vector<InstanceSpec>& instances, const std::vector<NcclLog>& logs,
+                                             const std::string& algorithm, const std::string& except);
+
 // Nodes and GPUs per node of a log on `instance` (CSV: its Nodes column; text: ranks / GPUs).
 std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log);
 

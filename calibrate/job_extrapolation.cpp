@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "calibrate/plausibility.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::calibrate {
@@ -73,6 +74,41 @@ ExtrapolationError extrapolation_error(const sim::ScenarioSpec& spec, const JobF
     }
   }
   if (out.rows > 0) out.ln_sd_per_doubling = std::sqrt(sum / out.rows);
+  return out;
+}
+
+PlausibleAlternative plausible_alternative(const sim::ScenarioSpec& spec, const JobFitOptions& options, const JobFit& fit)
+{
+  PlausibleAlternative out;
+  std::vector<std::string> kept;
+  for (const FittedKnob& k : fit.knobs)
+    (knob_warning(k.name, k.value, k.start).empty() ? kept : out.without).push_back(k.name);
+  if (out.without.empty()) return out;
+  out.how = "the fit without " + joined(out.without) + ": ";
+  if (!kept.empty())
+    for (const std::vector<std::string>& knobs : subsets_largest_first(kept)) {
+      JobFitOptions o = options;
+      o.knobs = knobs;
+      JobFit refit;
+      try {
+        refit = fit_job(spec, o);
+      } catch (const UserError&) {
+        continue;  // the rows cannot determine these knobs: try fewer
+      }
+      bool plausible = true;
+      for (const FittedKnob& k : refit.knobs) plausible = plausible && knob_warning(k.name, k.value, k.start).empty();
+      if (!plausible) continue;
+      for (const FittedKnob& k : refit.knobs) {
+        out.knobs.push_back(k.name);
+        out.values.push_back(k.value);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s%s %.4g", out.knobs.size() > 1 ? ", " : "", k.name.c_str(), k.value);
+        out.how += buf;
+      }
+      out.how += " (refitted on the same rows)";
+      return out;
+    }
+  out.how += "no plausible refit of the other knobs; the scenario as written";
   return out;
 }
 

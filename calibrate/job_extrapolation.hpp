@@ -24,4 +24,10 @@ namespace ddpsim::calibrate {
 // for a forward fit the rows cannot determine (that step is skipped).
 ExtrapolationError extrapolation_error(const sim::ScenarioSpec& spec, const JobFitOptions& options, const JobFit& fit);
 
+// The model error a plausibility warning implies (struct PlausibleAlternative in job_fit.hpp): when
+// knob_warning (calibrate/plausibility.hpp) flags a fitted knob, refit on the same rows with the
+// other knobs, as many as the rows determine with plausible values (largest subset first); with
+// none left, the alternative is the scenario as written. Empty when no knob is flagged.
+PlausibleAlternative plausible_alternative(const sim::ScenarioSpec& spec, const JobFitOptions& options, const JobFit& fit);
+
 }  // namespace ddpsim::calibrate

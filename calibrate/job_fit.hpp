@@ -58,6 +58,17 @@ struct ExtrapolationError {
   std::string from;               // provenance, e.g. "forward fits: nodes 2 from 1 (compute_scale): -6.8%"
 };
 
+// Issue 18 item 4: when the fit flags a knob as implausible (calibrate/plausibility.hpp), that knob
+// has absorbed a mechanism the model lacks, and the best plausible fit without it explains the
+// fitted rows almost as well but extrapolates differently. Both are kept; the intervals span both
+// (sim/study/uncertainty.hpp). Filled by calibrate::plausible_alternative, not by fit_job.
+struct PlausibleAlternative {
+  std::vector<std::string> without;  // the implausible knobs left out; empty: no alternative
+  std::vector<std::string> knobs;    // what the alternative fitted (empty: the scenario as written)
+  std::vector<double> values;        // physical units, knob order
+  std::string how;                   // one line: what was tried and kept
+};
+
 struct JobFit {
   std::vector<FittedKnob> knobs;
   Eigen::MatrixXd cov_log;        // covariance of ln(values), knob order
@@ -70,6 +81,7 @@ struct JobFit {
   sim::JobContext context;
   int evaluations = 0;            // simulator runs
   ExtrapolationError extrapolation;  // filled by calibrate::extrapolation_error, not by fit_job
+  PlausibleAlternative alternative;  // filled by calibrate::plausible_alternative, not by fit_job
 };
 
 // Every observed row's prediction (metric as observed) for `spec` as given.

@@ -1,5 +1,6 @@
 #include "core/text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ddpsim {
@@ -65,6 +66,59 @@ std::string printable(std::string_view s)
     ++i;
   }
   return out;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep)
+{
+  std::string out;
+  for (const std::string& s : parts) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string fmt(const char* format, double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string closest(std::string_view word, const std::vector<std::string>& candidates)
+{
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  // Issue 20: a word that is a whole part of one candidate ("ddp" of "pytorch-ddp", "p4d" of
+  // "p4d.24xlarge") means that candidate, however far the spelling.
+  auto is_sep = [](char c) { return c == '.' || c == '-' || c == '_'; };
+  std::vector<std::string> parts;
+  for (const std::string& c : candidates)
+    for (std::size_t at = c.find(word); word.size() >= 2 && at != std::string::npos; at = c.find(word, at + 1))
+      if ((at == 0 || is_sep(c[at - 1])) && (at + word.size() == c.size() || is_sep(c[at + word.size()])) && c != word) {
+        parts.push_back(c);
+        break;
+      }
+  if (parts.size() == 1) return parts.front();
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    std::size_t d = distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
 }
 
 }  // namespace ddpsim

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ddpsim {
 
@@ -14,5 +15,15 @@ bool valid_utf8(std::string_view s);
 // that is not part of a well-formed UTF-8 sequence written as \xNN. Valid multi-byte characters
 // pass unchanged. A backslash is kept as is (paths on Windows-made files stay readable).
 std::string printable(std::string_view s);
+
+// The parts with `sep` between them ("a, b, c").
+std::string join(const std::vector<std::string>& parts, const std::string& sep);
+
+// The closest of `candidates` to `word` (edit distance, or `word` being a whole part of exactly
+// one candidate), or "" when none is close: the "did you mean" of error messages.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
+// One number through a printf format, e.g. fmt("%.2f ms", 14.6).
+std::string fmt(const char* format, double v);
 
 }  // namespace ddpsim

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scenario fuzz_profile fuzz_catalog fuzz_nccl_log fuzz_cli fuzz_plan fuzz_jobs fuzz_merge)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scenario fuzz_profile fuzz_catalog fuzz_nccl_log fuzz_cli fuzz_plan fuzz_jobs fuzz_merge fuzz_job_profile)
 
 start=$(date +%s)
 if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then  # FUZZ_SKIP_BUILD=1: reuse the built targets (resume a campaign)
@@ -46,6 +46,7 @@ seed fuzz_catalog topology/catalog/*.yaml
 seed fuzz_nccl_log tests/data/* tests/cli/bad_logs/*
 seed fuzz_plan scenarios/plans/*.yaml
 seed fuzz_jobs scenarios/shared_fabric/*.yaml
+seed fuzz_job_profile scenarios/jobs/*.yaml tests/data/*job*.yaml
 for t in "${targets[@]}"; do seed "$t" fuzz/regressions/"$t"/*; done
 mkdir -p build/fuzz/corpus/fuzz_cli
 printf 'collective\n--instance\np4d.24xlarge\n--nodes\n2\n-b\n8\n-e\n1G' >build/fuzz/corpus/fuzz_cli/seed_collective

@@ -50,10 +50,10 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 done < validation/collectives/logs.csv
 
-# 2. AWS points (busbw at one size): one ddpsim run per distinct configuration.
-python3 - validation/aws/collective_points.csv > "$work/points" <<'PY'
+# 2. Single points (busbw at one size; AWS and validation/collectives/points.csv): one ddpsim run per distinct configuration.
+python3 - validation/aws/collective_points.csv validation/collectives/points.csv > "$work/points" <<'PY'
 import csv, sys
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
 for r in rows:
     print("\t".join([r["source"], r["instance"], r["nodes"], r["bytes"], r["measured_busbw_gbps"], r["args"]]))
 PY

@@ -1,6 +1,7 @@
 #include "topology/rings.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <tuple>
 
@@ -98,6 +99,64 @@ std::vector<VertexId> ring_order(const Topology& topo)
   for (int n = 0; n < topo.nodes(); ++n)
     for (int l : local) out.push_back(topo.gpu(n, l));
   return out;
+}
+
+namespace {
+
+// Picks cycles from `cycles` (indices >= from, repeats allowed) while every hop has a brick
+// left, depth first; keeps the longest pick in `best` and stops once it reaches `bound`.
+void pick_rings(const std::vector<std::vector<int>>& cycles, std::size_t from, std::vector<std::vector<int>>& bricks,
+                std::vector<std::size_t>& pick, std::vector<std::size_t>& best, std::size_t bound)
+{
+  if (pick.size() > best.size()) best = pick;
+  if (best.size() >= bound) return;
+  for (std::size_t c = from; c < cycles.size(); ++c) {
+    const std::vector<int>& r = cycles[c];
+    bool fits = true;
+    for (std::size_t i = 0; i < r.size() && fits; ++i)
+      fits = bricks[static_cast<std::size_t>(r[i])][static_cast<std::size_t>(r[(i + 1) % r.size()])] > 0;
+    if (!fits) continue;
+    for (std::size_t i = 0; i < r.size(); ++i) --bricks[static_cast<std::size_t>(r[i])][static_cast<std::size_t>(r[(i + 1) % r.size()])];
+    pick.push_back(c);
+    pick_rings(cycles, c, bricks, pick, best, bound);
+    pick.pop_back();
+    for (std::size_t i = 0; i < r.size(); ++i) ++bricks[static_cast<std::size_t>(r[i])][static_cast<std::size_t>(r[(i + 1) % r.size()])];
+    if (best.size() >= bound) return;
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> mesh_rings(const Topology& topo)
+{
+  const InstanceSpec& inst = topo.instance();
+  const int g = topo.gpus_per_node();
+  if (inst.intra != IntraNodeFabric::nvlink_mesh || topo.nodes() != 1 || g < 3) return {};
+  const auto n = static_cast<std::size_t>(g);
+  // bricks[a][b]: NVLink bricks from GPU a to GPU b (each direction its own).
+  std::vector<std::vector<int>> bricks(n, std::vector<int>(n, 0));
+  for (const NvlinkPair& p : inst.nvlink_pairs)
+    if (p.a < g && p.b < g && p.a != p.b) {
+      bricks[static_cast<std::size_t>(p.a)][static_cast<std::size_t>(p.b)] += p.links;
+      bricks[static_cast<std::size_t>(p.b)][static_cast<std::size_t>(p.a)] += p.links;
+    }
+  // Every directed Hamiltonian cycle over NVLink hops, GPU 0 first, in lexicographic order.
+  std::vector<std::vector<int>> cycles;
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  do {
+    bool nvlink = true;
+    for (std::size_t i = 0; i < n && nvlink; ++i) nvlink = bricks[static_cast<std::size_t>(order[i])][static_cast<std::size_t>(order[(i + 1) % n])] > 0;
+    if (nvlink) cycles.push_back(order);
+  } while (std::next_permutation(order.begin() + 1, order.end()));
+  // As many rings as the bricks allow: at most the fewest bricks any GPU sends on.
+  std::size_t bound = SIZE_MAX;
+  for (std::size_t a = 0; a < n; ++a) bound = std::min(bound, static_cast<std::size_t>(std::accumulate(bricks[a].begin(), bricks[a].end(), 0)));
+  std::vector<std::size_t> pick, best;
+  if (!cycles.empty()) pick_rings(cycles, 0, bricks, pick, best, bound);
+  std::vector<std::vector<int>> rings;
+  for (std::size_t c : best) rings.push_back(cycles[c]);
+  return rings;
 }
 
 }  // namespace ddpsim

@@ -22,4 +22,14 @@ std::vector<int> local_ring_order(const Topology& topo, const Router& router);
 // All GPUs, node after node, each node in local_ring_order.
 std::vector<VertexId> ring_order(const Topology& topo);
 
+// Rings inside ONE node of an NVLink mesh (DGX-1 / p3 hybrid cube-mesh), as NCCL's topology
+// search builds them: each ring is a directed Hamiltonian cycle over direct NVLink hops, and each
+// NVLink brick in each direction carries one ring (NCCL's channels: on a DGX-1V, 6 bricks per GPU
+// give 6 rings each way round, hence nccl-tests' ~130 GB/s busbw where one ring gets ~40).
+// As many rings as the bricks allow (depth first over the directed Hamiltonian NVLink cycles,
+// GPU 0 first, in lexicographic order; repeats allowed; the first best pick is kept, so the result
+// is deterministic). Local GPU indices; empty when the topology is not one node of a mesh, uses
+// fewer than 3 GPUs, or has no Hamiltonian NVLink cycle.
+std::vector<std::vector<int>> mesh_rings(const Topology& topo);
+
 }  // namespace ddpsim

@@ -18,6 +18,7 @@
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "calibrate/nccl_runner.hpp"
+#include "core/text.hpp"
 #include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
@@ -130,16 +131,7 @@ class CalibrateCommand final : public Command {
   {
     const auto bad = calibrate::implausible(prof);
     if (!bad) return;
-    std::string fits;
-    for (const InstanceSpec& other : catalog.instances) {
-      if (other.name == prof.instance) continue;
-      try {
-        if (!calibrate::implausible(calibrate::fit_profile(other, logs, opt_.algo)))
-          fits += (fits.empty() ? "" : ", ") + other.name;
-      } catch (const UserError&) {
-        // the logs do not even have that instance's shape
-      }
-    }
+    const std::string fits = join(calibrate::plausible_instances(catalog.instances, logs, opt_.algo, prof.instance), ", ");
     throw UserError(bad->where, "--instance",
                     bad->reason + "; not written. Likely the wrong instance" +
                         (fits.empty() ? std::string(" or a broken log") : "; the logs fit plausibly as: " + fits));

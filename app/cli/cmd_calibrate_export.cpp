@@ -1,4 +1,4 @@
-// `ddpsim calibrate export PROFILE --nccl-tuner FILE.csv [--nodes 2,4]` (issue 20; app/tuner_export.hpp).
+// `ddpsim calibrate export PROFILE --nccl-tuner FILE.csv [--nodes 2,4]` (issue 20; calibrate/tuner_export.hpp).
 #include "app/cli/cmd_calibrate_export.hpp"
 
 #include <iostream>
@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 
 #include "app/input/catalog_loader.hpp"
+#include "app/input/profile_io.hpp"
 #include "app/output/output.hpp"
+#include "app/output/tuner_csv.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -44,11 +46,14 @@ int run_calibrate_export(ExportCommandOptions& opt)
   if (opt.in.min_bytes == 0 || opt.in.max_bytes < opt.in.min_bytes || opt.in.max_bytes > (std::uint64_t{1} << 40))
     throw UserError("--min-bytes/--max-bytes: need 0 < min <= max <= 1T");
   const Catalog catalog = builtin_catalog();
-  const TunerExport e = export_nccl_tuner(catalog, opt.in);
+  // The profile is for --instance when given (the one check, profile_io.hpp); else its own instance.
+  const ResolvedProfile prof = resolve_profile(opt.in.instance.empty() ? "" : catalog.at(opt.in.instance).name, opt.in.profile);
+  const InstanceSpec& inst = catalog.at(opt.in.instance.empty() ? prof.profile.instance : opt.in.instance);
+  const calibrate::TunerExport e = calibrate::export_nccl_tuner(inst, prof.profile, opt.in);
   write_output(opt.nccl_tuner, tuner_csv(e));
   // Issue 20: say what was written; an empty file (only comments) is a valid answer, said so.
   std::set<int> nodes;
-  for (const TunerRow& r : e.rows) nodes.insert(r.nodes);
+  for (const calibrate::TunerRow& r : e.rows) nodes.insert(r.nodes);
   std::string at;
   for (int n : nodes) at += (at.empty() ? "" : ", ") + std::to_string(n);
   std::cerr << "ddpsim: wrote " << (opt.nccl_tuner == "-" ? std::string("stdout") : opt.nccl_tuner) << ": " << e.rows.size()

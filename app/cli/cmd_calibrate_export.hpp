@@ -1,10 +1,10 @@
-// The `calibrate export` subcommand (issue 20), registered by app/cmd_calibrate.cpp.
+// The `calibrate export` subcommand (issue 20), registered by app/cli/cmd_calibrate.cpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "app/tuner_export.hpp"
+#include "calibrate/tuner_export.hpp"
 
 namespace CLI {
 class App;
@@ -13,7 +13,7 @@ class App;
 namespace ddpsim::app {
 
 struct ExportCommandOptions {
-  TunerExportInput in;
+  calibrate::TunerExportInput in;
   std::string nccl_tuner;  // output file
   std::string min_bytes = "8", max_bytes = "8G";
 };

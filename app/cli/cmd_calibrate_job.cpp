@@ -15,29 +15,23 @@
 #include "app/input/scenario_loader.hpp"
 #include "calibrate/job_extrapolation.hpp"
 #include "calibrate/plausibility.hpp"
+#include "core/text.hpp"
 
 namespace ddpsim::app {
 namespace {
 
-std::string f(const char* format, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
 std::string value_text(double v, sim::Metric m)
 {
-  if (m == sim::Metric::samples_per_s) return f("%.1f/s", v);
-  if (v >= 60) return f("%.2f min", v / 60);
-  if (v >= 1) return f("%.3f s", v);
-  return f("%.3f ms", v * 1e3);
+  if (m == sim::Metric::samples_per_s) return fmt("%.1f/s", v);
+  if (v >= 60) return fmt("%.2f min", v / 60);
+  if (v >= 1) return fmt("%.3f s", v);
+  return fmt("%.3f ms", v * 1e3);
 }
 
 std::string knob_text(double v, const std::string& unit)
 {
-  if (unit == "s") return v >= 1e-3 ? f("%.4g ms", v * 1e3) : f("%.4g us", v * 1e6);
-  return f("%.4g", v);
+  if (unit == "s") return v >= 1e-3 ? fmt("%.4g ms", v * 1e3) : fmt("%.4g us", v * 1e6);
+  return fmt("%.4g", v);
 }
 
 std::vector<int> parse_fit_on(const std::string& text)
@@ -89,6 +83,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
   fo.noise = opt.noise;
   calibrate::JobFit fit = calibrate::fit_job(spec, fo);
   fit.extrapolation = calibrate::extrapolation_error(spec, fo, fit);
+  fit.alternative = calibrate::plausible_alternative(spec, fo, fit);
   std::string out = "calibrate job " + spec.name + ": " + std::to_string(fit.rows.size()) + " observed row(s), " +
                     std::to_string(fit.dof + static_cast<int>(fit.knobs.size())) + " fitted, " +
                     std::to_string(fit.evaluations) + " simulator runs\n\n";
@@ -101,15 +96,15 @@ int run_calibrate_job(const JobCommandOptions& opt)
     out += line;
   }
   out += "\nstandard errors from " +
-         (fit.sigma_from_residuals ? "the residuals (sigma " + f("%.2f%%", fit.sigma * 100) + " per row, " +
+         (fit.sigma_from_residuals ? "the residuals (sigma " + fmt("%.2f%%", fit.sigma * 100) + " per row, " +
                                          std::to_string(fit.dof) + " degree(s) of freedom)"
-                                   : "the stated noise " + f("%.1f%%", fit.sigma * 100) +
+                                   : "the stated noise " + fmt("%.1f%%", fit.sigma * 100) +
                                          " per row (as many rows as knobs: the fit is exact, nothing is left to estimate it from)") +
-         "; Jacobian condition number " + f("%.3g", fit.condition) + "\n";
+         "; Jacobian condition number " + fmt("%.3g", fit.condition) + "\n";
   for (Eigen::Index a = 0; a < fit.correlation.rows(); ++a)
     for (Eigen::Index b = a + 1; b < fit.correlation.cols(); ++b)
       out += "correlation " + fit.knobs[static_cast<std::size_t>(a)].name + " / " + fit.knobs[static_cast<std::size_t>(b)].name +
-             ": " + f("%+.2f", fit.correlation(a, b)) + "\n";
+             ": " + fmt("%+.2f", fit.correlation(a, b)) + "\n";
   out += "\nrow                                 nodes  gpus  framework     metric          observed     uncalibrated  "
          "fitted       error    leave-one-out\n";
   for (const calibrate::RowFit& r : fit.rows) {
@@ -120,7 +115,7 @@ int run_calibrate_job(const JobCommandOptions& opt)
                   (std::string(to_string(r.obs.metric)) + (r.fitted ? "" : " held")).c_str(),
                   value_text(r.obs.value, r.obs.metric).c_str(), value_text(r.uncalibrated, r.obs.metric).c_str(),
                   value_text(r.predicted, r.obs.metric).c_str(), r.error() * 100,
-                  r.loo_predicted ? f("%+.1f%%", (*r.loo_predicted / r.obs.value - 1) * 100).c_str()
+                  r.loo_predicted ? fmt("%+.1f%%", (*r.loo_predicted / r.obs.value - 1) * 100).c_str()
                                   : (!r.fitted ? "-" : r.loo_undetermined ? "n/a (knobs undetermined without it)" : "n/a (rows <= knobs)"));
     out += line;
   }
@@ -132,12 +127,14 @@ int run_calibrate_job(const JobCommandOptions& opt)
   int loo_rows = 0;
   const double model_error = calibrate::loo_model_error(fit, loo_rows);
   std::cout << (loo_rows > 0 ? "model error for the intervals (leave-one-out, " + std::to_string(loo_rows) + " row(s)): " +
-                                   f("%.2f%%", model_error * 100) + " sd in ln\n"
+                                   fmt("%.2f%%", model_error * 100) + " sd in ln\n"
                              : std::string("model error: not measured (no leave-one-out prediction: rows <= knobs)\n"));
   const calibrate::ExtrapolationError& x = fit.extrapolation;
   std::cout << (x.rows > 0 ? "model error beyond " + std::to_string(x.fitted_nodes_max) + " node(s): " +
-                                 f("%.2f%%", x.ln_sd_per_doubling * 100) + " sd in ln per doubling of nodes (" + x.from + ")\n"
+                                 fmt("%.2f%%", x.ln_sd_per_doubling * 100) + " sd in ln per doubling of nodes (" + x.from + ")\n"
                            : std::string("model error beyond the fitted nodes: not measured (no fitted row above the smallest node count)\n"));
+  if (!fit.alternative.without.empty())
+    std::cout << "implausible knob(s): the intervals also span " << fit.alternative.how << "\n";
   return 0;
 }
 

@@ -15,7 +15,8 @@
 #include "app/input/profile_io.hpp"
 #include "app/input/transport_loader.hpp"
 #include "app/input/yaml_reader.hpp"
-#include "app/nccl_tests.hpp"
+#include "calibrate/collective_sweep.hpp"
+#include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/nccl_log.hpp"
@@ -47,12 +48,7 @@ struct CollectiveOptions {
   double timeout_s = 0;
 };
 
-struct Row {
-  std::uint64_t bytes;
-  double time_us, algbw, busbw;
-  std::string algorithm, protocol;
-  double measured_us = 0, measured_busbw = 0;  // with --compare
-};
+using Row = calibrate::SweepRow;
 
 Bytes parse_size(const std::string& flag, const std::string& text)
 {
@@ -157,17 +153,16 @@ class CollectiveCommand final : public Command {
   {
     const Catalog catalog = builtin_catalog();
     const InstanceSpec* inst = &catalog.at(opt_.instance);
-    // The one default-profile rule (app/input/profile_io.hpp), as in scenarios.
-    auto [prof, prof_name] = resolve_profile(inst->name, opt_.profile);
-    if (prof.instance != inst->name && "ml." + prof.instance != opt_.instance)
-      throw UserError(locate_field(opt_.profile, "instance"), "instance",
-                      "profile is for " + prof.instance + ", not " + opt_.instance);
+    // The one default-profile rule and instance check (app/input/profile_io.hpp), as in scenarios.
+    const ResolvedProfile resolved = resolve_profile(inst->name, opt_.profile);
+    const sim::Profile& prof = resolved.profile;
+    const std::string& prof_name = resolved.source;
     // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule (sim/network/profile.hpp).
-    if (auto forced = sim::profile_algorithm(prof, cmd_->count("--algorithm") + cmd_->count("--algo") > 0, parse_op(opt_.op)))
+    const algo::CollectiveOp op = calibrate::parse_op(opt_.op);
+    if (auto forced = sim::profile_algorithm(prof, cmd_->count("--algorithm") + cmd_->count("--algo") > 0, op))
       opt_.algo = std::move(*forced);
     const Bytes lo = parse_size("--min-bytes", opt_.min_bytes), hi = parse_size("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
-    const algo::CollectiveOp op = parse_op(opt_.op);
     std::optional<algo::Protocol> proto;
     if (opt_.proto != "auto") {
       algo::Protocol p{};
@@ -186,42 +181,12 @@ class CollectiveCommand final : public Command {
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
     algo::parse_tuner(opt_.tuner, copt.tuner);
     const sim::CollectiveModel model(topo, copt);
-    std::vector<Row> rows;
-    auto predict = [&](std::uint64_t b) {
-      double t = 0;
-      std::optional<sim::PricedCollective> priced;
-      try {
-        priced = model.price(op, Bytes{b});
-        t = sim::time_alone_us(*priced, *net);
-      } catch (const OverflowError& e) {
-        // Only the size can drive a collective past the clock (the cluster is bounded above).
-        throw UserError(SourceLocation{}, opt_.compare.empty() ? "--max-bytes" : "--compare",
-                        std::to_string(b) + " bytes: " + e.what());
-      }
-      const sim::PricedCollective& c = *priced;
-      // A collective that moves nothing (one rank) takes no time in the model: it prints 0 s and
-      // 0 GB/s, never inf or nan (issue 21).
-      const double algbw = t > 0 ? static_cast<double>(b) / (t * 1e-6) / 1e9 : 0.0;
-      rows.push_back(Row{b, t, algbw, algbw * bus_factor(op, topo.gpu_count()), std::string(c.algorithm->name()),
-                         c.protocol ? std::string(to_string(*c.protocol)) : "-"});
-    };
-    if (!opt_.compare.empty()) {
-      const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
-      if (log.ranks != topo.gpu_count())
-        throw UserError(SourceLocation{opt_.compare, log.rows.front().line, 1}, "",
-                        "the log has " + std::to_string(log.ranks) + " ranks, the prediction " +
-                            std::to_string(topo.gpu_count()) + " (check --nodes)");
-      for (const calibrate::LogRow& r : log.rows) {
-        predict(r.bytes.n);
-        rows.back().measured_us = r.time_us;
-        rows.back().measured_busbw = r.busbw_GBps;
-      }
-    } else {
-      for (std::uint64_t b = lo.n; b <= hi.n; b *= static_cast<std::uint64_t>(opt_.factor)) {
-        predict(b);
-        if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
-      }
-    }
+    const std::vector<Row> rows =
+        opt_.compare.empty()
+            ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),
+                                       calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)), "--max-bytes")
+            : calibrate::compare_log(model, *net, op, topo.gpu_count(),
+                                     calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare)), "--compare");
     std::string text;
     if (opt_.format == "json") {
       nlohmann::ordered_json j;

@@ -1,13 +1,15 @@
 // `ddpsim expect` (issue 20): the nccl-tests bus bandwidth to expect on N nodes of an instance, as
 // p10/p50/p90 per size with provenance; `--check LOG` grades a fresh log size by size (pass, slow,
-// fast) and exits 1 when any size is slow, for cluster acceptance tests (app/expect.hpp).
+// fast) and exits 1 when any size is slow, for cluster acceptance tests (calibrate/expect.hpp).
 #include <CLI/CLI.hpp>
 
 #include "app/input/catalog_loader.hpp"
 #include "app/cli/commands.hpp"
-#include "app/expect.hpp"
+#include "app/input/profile_io.hpp"
+#include "app/output/expect_report.hpp"
 #include "app/output/output.hpp"
 #include "app/input/yaml_reader.hpp"
+#include "calibrate/collective_sweep.hpp"
 #include "calibrate/nccl_log.hpp"
 
 namespace ddpsim::app {
@@ -60,26 +62,32 @@ class ExpectCommand final : public Command {
 
   bool selected() const override { return cmd_->parsed(); }
 
+  // The instance, its [assume] ranges and the profile by the one default rule (profile_io.hpp).
+  static calibrate::ExpectBasis basis(const Catalog& catalog, const std::string& instance, const std::string& profile)
+  {
+    const InstanceSpec& inst = catalog.at(instance);
+    ResolvedProfile r = resolve_profile(inst.name, profile);
+    return {inst, catalog.assumed_for(inst.name), std::move(r.profile), r.file.empty() ? "" : r.shipped ? "builtin " + r.file : r.file};
+  }
+
   int run() override
   {
     const Catalog catalog = builtin_catalog();
-    ExpectInput in{opt_.instance, opt_.nodes, opt_.gpus_per_node, opt_.op, opt_.profile, {}};
+    const calibrate::ExpectBasis b = basis(catalog, opt_.instance, opt_.profile);
+    calibrate::ExpectInput in{opt_.instance, opt_.nodes, opt_.gpus_per_node, opt_.op, {}};
     if (!opt_.check.empty()) {
       const calibrate::NcclLog log = calibrate::parse_nccl_log(opt_.check, read_text_file(opt_.check));
-      Expectation e;
-      const std::vector<CheckRow> rows = check_log(catalog, in, log, e);
+      calibrate::Expectation e;
+      const std::vector<calibrate::CheckRow> rows = calibrate::check_log(b, in, log, e);
       write_output(opt_.output, opt_.format == "json" ? expect_json(e, &rows) : check_table(e, rows, opt_.check));
-      for (const CheckRow& r : rows)
+      for (const calibrate::CheckRow& r : rows)
         if (r.verdict == "slow") return 1;
       return 0;
     }
     const Bytes lo = size_of("--min-bytes", opt_.min_bytes), hi = size_of("--max-bytes", opt_.max_bytes);
     if (lo.n == 0 || hi < lo) throw UserError("--min-bytes/--max-bytes: need 0 < min <= max");
-    for (std::uint64_t b = lo.n; b <= hi.n; b *= static_cast<std::uint64_t>(opt_.factor)) {
-      in.sizes.push_back(b);
-      if (b > hi.n / static_cast<std::uint64_t>(opt_.factor)) break;
-    }
-    const Expectation e = expect_busbw(catalog, in);
+    in.sizes = calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor));
+    const calibrate::Expectation e = calibrate::expect_busbw(b, in);
     write_output(opt_.output, opt_.format == "json" ? expect_json(e, nullptr) : expect_table(e));
     return 0;
   }

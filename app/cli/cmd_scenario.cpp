@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "app/input/catalog_loader.hpp"
+#include "app/output/html_report.hpp"
 #include "app/output/multijob_report.hpp"  // issue 12: several jobs on one fabric
 #include "app/input/multijob_loader.hpp"
 #include "app/cli/commands.hpp"
@@ -22,7 +23,6 @@
 #include "sim/network/guards.hpp"
 #include "core/subprocess.hpp"
 #include "sim/study/guards.hpp"
-#include "sim/step/step_level.hpp"  // issue 21: --granularity step
 
 namespace ddpsim::app {
 namespace {
@@ -88,15 +88,6 @@ class ScenarioCommand final : public Command {
   bool selected() const override { return cmd_->parsed(); }
 
   // SMDDP and the parameter server exchange between every pair of nodes (sim/network/guards.hpp).
-  static sim::Workload workload(const sim::ScenarioSpec& spec)
-  {
-    std::vector<sim::Framework> all{spec.training.framework};
-    all.insert(all.end(), spec.training.compare.begin(), spec.training.compare.end());
-    for (sim::Framework f : all)
-      if (sim::traits(f).host_all_to_all) return sim::Workload::all_to_all;
-    return sim::Workload::ring;
-  }
-
   // Resource and time guards up front (docs/reliability.md), then the run; errors that name a
   // scenario field but no file are located in the scenario file.
   // Runs `body` (the prediction) behind the resource and time-range guards (issue 13).
@@ -106,20 +97,7 @@ class ScenarioCommand final : public Command {
     const sim::ResourceLimits limits{sim::parse_max_memory(opt_.max_memory)};
     set_simulation_timeout(opt_.timeout_s);
     try {
-      for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i) {
-        const int gpn = !spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node_each[i]
-                        : spec.cluster.gpus_per_node > 0          ? spec.cluster.gpus_per_node
-                                                                  : spec.cluster.instance.gpus;
-        sim::check_resources(spec.cluster.nodes[i], gpn, run.engine, workload(spec), limits, "cluster.nodes");
-        const std::int64_t gpus = std::int64_t{spec.cluster.nodes[i]} * gpn;
-        const std::int64_t step_max = run.engine == sim::EngineKind::flow ? sim::kMaxStepLevelFlowGpus : sim::kMaxStepLevelGpus;
-        if (run.step_level && gpus > step_max)  // issue 21: every send is simulated
-          throw UserError("--granularity: step simulates every send, at most " + std::to_string(step_max) + " GPUs on the " +
-                          std::string(sim::to_string(run.engine)) + " engine; cluster.nodes asks for " +
-                          std::to_string(gpus) + " (use coarse)");
-        sim::check_collectives(sim::collectives_per_step(spec), std::int64_t{spec.cluster.nodes[i]} * gpn, limits,
-                               "training.bucket_cap_mb");  // issue 21: ZeRO's gathers per step
-      }
+      sim::check_scenario_resources(spec, run.engine, run.step_level, limits);
       sim::check_time_range(spec);
       try {
         return body();
@@ -158,8 +136,7 @@ class ScenarioCommand final : public Command {
                         ": not available for a scenario with several jobs (jobs:)");
       if (shard) throw UserError("--shard: not available for a scenario with several jobs (jobs:)");
       set_simulation_timeout(opt_.timeout_s);
-      return run_multijob_scenario(opt_.file, opt_.format, opt_.engine, opt_.output,
-                                   opt_.max_memory);
+      return run_multijob();
     }
     std::vector<sim::ScenarioReport> reports;
     for (const std::string& f : opt_.files) reports.push_back(run_one(f, shard));
@@ -176,6 +153,31 @@ class ScenarioCommand final : public Command {
   }
 
  private:
+  // A file with `jobs:` (issue 12): loaded and run on --engine (else the file's engine:, else
+  // analytical) behind the --max-memory guard; errors that name a field are located in the file.
+  int run_multijob() const
+  {
+    const sim::MultiJobSpec spec = load_multijob(opt_.file, builtin_catalog());
+    sim::MultiJobReport rep;
+    try {
+      const sim::EngineKind kind = resolve_engine(opt_.engine, spec.engine);  // --engine, else the file's engine:
+      // The whole cluster on the flow engine (each job alone, then all together) is the largest run.
+      const int gpn = spec.gpus_per_node > 0 ? spec.gpus_per_node : spec.instance.gpus;
+      if (kind == sim::EngineKind::flow)
+        sim::check_resources(spec.nodes, gpn, kind, sim::Workload::ring, sim::ResourceLimits{sim::parse_max_memory(opt_.max_memory)},
+                             "cluster.nodes");
+      rep = sim::run_multijob(spec, kind);
+    } catch (const UserError& e) {
+      if (!e.where().file.empty() || e.field().empty() || e.field().rfind("--", 0) == 0) throw;  // as guarded_run
+      throw UserError(locate_field(opt_.file, e.field()), e.field(), e.message());
+    }
+    write_output(opt_.output, opt_.format == "json"   ? multijob_json(rep)
+                             : opt_.format == "csv"  ? multijob_csv(rep)
+                             : opt_.format == "html" ? multijob_html(rep)
+                                                     : multijob_table(rep));
+    return 0;
+  }
+
   sim::ScenarioReport run_one(const std::string& file, const std::optional<Shard>& shard)
   {
     opt_.file = file;
@@ -198,7 +200,7 @@ class ScenarioCommand final : public Command {
     }
     sim::ScenarioReport report =
         guarded_run(spec, run, [&] { return sim::predict(spec, run, opt_.samples == "auto" ? sim::kDefaultSamples : std::stoi(opt_.samples)); });
-    add_engine_warnings(spec, run.engine, report);
+    sim::add_engine_warnings(spec, run.engine, report);
     if (run.step_level)  // issue 21: the table says so too (JSON: "granularity")
       report.notes.push_back("granularity step: each gradient reduction timed from every send of its schedule on the "
                              "catalog's links (no NCCL latency formula or profile)");

@@ -1,5 +1,5 @@
 // The instance catalog (topology/catalog/instances.yaml, embedded at build time) parsed into
-// InstanceSpec structs, and scenario overrides applied with the same field readers.
+// sim::Catalog (sim/study/catalog.hpp), and scenario overrides applied with the same field readers.
 #pragma once
 
 #include <map>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/input/yaml_reader.hpp"
+#include "sim/study/catalog.hpp"
 #include "sim/study/scenario.hpp"
 #include "topology/instance.hpp"
 
@@ -14,27 +15,7 @@ namespace ddpsim::app {
 
 // A stated range for a catalog value marked [assume] (instances.yaml `assumed_ranges`).
 using AssumedRange = sim::AssumedRange;
-
-struct Catalog {
-  std::map<std::string, GpuSpec> gpus;
-  std::vector<InstanceSpec> instances;  // in catalog order
-  std::vector<AssumedRange> assumed;
-  struct Price {
-    double usd_per_hour = 0;
-    std::string source;
-  };
-  std::map<std::string, Price> sagemaker;  // issue 20: "ml.p3.16xlarge" -> SageMaker's own on-demand rate
-
-  // Sets `spec`'s price for the name the user gave: SageMaker's rate for an ml.* name where the
-  // catalog has one; for an ml.* name without one, the EC2 rate with a source that says so.
-  void price_for(const std::string& name, InstanceSpec& spec) const;
-
-  // By name; SageMaker's "ml." prefix is accepted. nullptr when unknown.
-  const InstanceSpec* find(std::string_view name) const;
-  // By name; throws UserError("--instance: unknown instance ... (did you mean ...?)") when unknown.
-  const InstanceSpec& at(std::string_view name) const;
-  std::vector<std::string> names() const;
-};
+using Catalog = sim::Catalog;
 
 // The catalog compiled into this binary. Parsed once per call; throws InternalError when the
 // embedded data is broken (a build problem, not the user's).

@@ -72,6 +72,15 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
     e << YAML::Key << "extrapolation_beyond_nodes" << YAML::Value << x.fitted_nodes_max;
     e << YAML::Key << "extrapolation_from" << YAML::Value << x.from;
   }
+  if (const calibrate::PlausibleAlternative& a = fit.alternative; !a.without.empty()) {  // issue 18 item 4
+    e << YAML::Key << "alternative" << YAML::Value << YAML::BeginMap;
+    e << YAML::Key << "without" << YAML::Value << YAML::Flow << a.without;
+    e << YAML::Key << "knobs" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (std::size_t k = 0; k < a.knobs.size(); ++k) e << YAML::Key << a.knobs[k] << YAML::Value << num(a.values[k]);
+    e << YAML::EndMap;
+    e << YAML::Key << "from" << YAML::Value << a.how;
+    e << YAML::EndMap;
+  }
   e << YAML::Key << "knobs" << YAML::Value << YAML::BeginSeq;
   for (const calibrate::FittedKnob& k : fit.knobs)
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name << YAML::Key << "value"
@@ -88,16 +97,33 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   return "# ddpsim job profile, written by `ddpsim calibrate job` (docs/calibration.md)\n" + std::string(e.c_str()) + "\n";
 }
 
-JobProfile load_job_profile(const std::string& path)
+JobProfile load_job_profile(const std::string& path) { return parse_job_profile(path, read_text_file(path)); }
+
+namespace {
+JobProfile parse_job_profile_node(const std::string& path, const std::string& text);
+}  // namespace
+
+// yaml-cpp throws on shapes the Reader's checks do not reach: a located user error, not exit 70.
+JobProfile parse_job_profile(const std::string& name, const std::string& text)
 {
-  const YAML::Node root = load_yaml_file(path);
+  try {
+    return parse_job_profile_node(name, text);
+  } catch (const YAML::Exception& e) {
+    throw UserError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", std::string(e.msg));
+  }
+}
+
+namespace {
+JobProfile parse_job_profile_node(const std::string& path, const std::string& text)
+{
+  const YAML::Node root = parse_yaml(path, text);
   Reader r(path);
   JobProfile p;
   p.file = path;
   if (!r.expect_map(root, "")) r.finish();
   r.allow_keys(root, "", {"kind", "provenance", "warnings", "context", "sigma", "sigma_from", "model_error_ln_sd",
                           "model_error_from", "extrapolation_ln_sd_per_doubling", "extrapolation_beyond_nodes",
-                          "extrapolation_from", "knobs", "covariance_ln"});
+                          "extrapolation_from", "alternative", "knobs", "covariance_ln"});
   if (r.string(root, "", "kind", true).value_or("") != "ddpsim-job-profile" && r.ok())
     r.error(root["kind"], "kind", "not a ddpsim job profile (expected kind: ddpsim-job-profile)");
   if (const YAML::Node c = root["context"]; r.expect_map(c, "context")) {
@@ -112,7 +138,8 @@ JobProfile load_job_profile(const std::string& path)
   }
   // Issue 20: which observed rows the fit used ("(fitted)") and which it held back, from the
   // provenance lines `calibrate job` writes ("...: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back); ...").
-  if (const YAML::Node rows = root["provenance"]["rows"]; rows.IsSequence()) {
+  const YAML::Node provenance = root["provenance"];
+  if (const YAML::Node rows = provenance.IsDefined() && provenance.IsMap() ? provenance["rows"] : YAML::Node(); rows.IsSequence()) {
     static const std::regex line(R"(nodes (\d+), \d+ GPUs/node, ([A-Za-z0-9_.-]+), [^;]*\((fitted|held back)\))");
     for (const YAML::Node& row : rows) {
       std::smatch m;
@@ -125,6 +152,34 @@ JobProfile load_job_profile(const std::string& path)
   p.extrapolation_ln_sd = r.number(root, "", "extrapolation_ln_sd_per_doubling", false, 0, 10).value_or(0);
   p.extrapolation_beyond_nodes =
       static_cast<int>(r.integer(root, "", "extrapolation_beyond_nodes", p.extrapolation_ln_sd > 0, 1, 1 << 24).value_or(0));
+  if (const YAML::Node a = root["alternative"]; a.IsDefined() && r.expect_map(a, "alternative")) {  // issue 18 item 4
+    r.allow_keys(a, "alternative", {"without", "knobs", "from"});
+    const YAML::Node without = a["without"], values = a["knobs"];
+    if (!without.IsDefined() || !without.IsSequence() || without.size() == 0)
+      r.error(without.IsDefined() ? without : a, "alternative.without", "expected a non-empty list of knob names");
+    for (std::size_t i = 0; without.IsDefined() && without.IsSequence() && i < without.size(); ++i) {
+      const std::string name = without[i].IsScalar() ? without[i].Scalar() : "";
+      try {
+        p.alternative_without.push_back(sim::knob(name).name);
+      } catch (const UserError&) {
+        r.error(without[i], "alternative.without", "unknown knob \"" + name + "\"");
+      }
+    }
+    if (values.IsDefined() && r.expect_map(values, "alternative.knobs"))
+      for (const auto& kv : values) {
+        const std::string name = kv.first.Scalar();
+        try {
+          const sim::Knob& k = sim::knob(name);
+          const auto v = r.as_number(kv.second, "alternative.knobs." + name, 0, 1e300);
+          if (v && !(*v > k.lower && *v <= k.upper))
+            r.error(kv.second, "alternative.knobs." + name, "outside " + name + "'s physical range");
+          p.alternative_knobs.push_back(name);
+          p.alternative_values.push_back(v.value_or(1));
+        } catch (const UserError&) {
+          r.error(kv.first, "alternative.knobs", "unknown knob \"" + name + "\"");
+        }
+      }
+  }
   const YAML::Node ks = root["knobs"];
   if (!ks.IsDefined() || !ks.IsSequence() || ks.size() == 0) r.error(ks.IsDefined() ? ks : root, "knobs", "expected a non-empty list");
   for (std::size_t i = 0; ks.IsDefined() && ks.IsSequence() && i < ks.size(); ++i) {
@@ -162,5 +217,6 @@ JobProfile load_job_profile(const std::string& path)
   r.finish();
   return p;
 }
+}  // namespace
 
 }  // namespace ddpsim::app

@@ -20,5 +20,7 @@ using JobProfile = sim::JobProfile;
 std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& scenario);
 // Throws UserErrors with file:line:col for a malformed profile.
 JobProfile load_job_profile(const std::string& path);
+// The same from text (`name` locates the errors); fuzzed by fuzz/fuzz_job_profile.cpp.
+JobProfile parse_job_profile(const std::string& name, const std::string& text);
 
 }  // namespace ddpsim::app

@@ -3,12 +3,18 @@
 #include <cmath>
 #include <map>
 
+#include "app/input/trace_file.hpp"
+#include "calibrate/trace_model.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::app {
 namespace {
 
 using nlohmann::json;
+using calibrate::KinetoTrace;
+using calibrate::SpanKind;
+using calibrate::TraceFlow;
+using calibrate::TraceSpan;
 
 struct Ctx {
   const std::string& file;
@@ -160,13 +166,10 @@ KinetoTrace parse_kineto(const nlohmann::json& doc, const std::string& file)
   return out;
 }
 
-int dtype_bytes(const std::string& dtype)
+std::shared_ptr<const sim::TracedModel> import_trace(const std::string& file, const std::map<std::string, GpuSpec>& gpus,
+                                                     const std::string& gpu_name)
 {
-  static const std::map<std::string, int> b{{"Float", 4}, {"Half", 2}, {"BFloat16", 2}, {"Double", 8},
-                                             {"Long", 8},  {"Int", 4},  {"Short", 2},    {"Byte", 1},
-                                             {"Char", 1},  {"Bool", 1}, {"ComplexFloat", 8}};
-  const auto it = b.find(dtype);
-  return it == b.end() ? 0 : it->second;
+  return std::make_shared<const sim::TracedModel>(calibrate::import_kineto(parse_kineto(read_trace_json(file), file), gpus, gpu_name));
 }
 
 }  // namespace ddpsim::app

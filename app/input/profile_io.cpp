@@ -170,9 +170,13 @@ sim::Profile load_profile(const std::string& path) { return parse_profile(path, 
 
 const std::map<std::string, std::string>& builtin_profile_texts();  // profiles_data.cpp (generated)
 
+namespace {
+std::string bare(const std::string& instance) { return instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance; }
+}  // namespace
+
 std::optional<sim::Profile> builtin_profile(const std::string& instance)
 {
-  const std::string name = instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance;
+  const std::string name = bare(instance);
   const auto& texts = builtin_profile_texts();
   const auto it = texts.find(name);
   if (it == texts.end()) return std::nullopt;
@@ -181,13 +185,18 @@ std::optional<sim::Profile> builtin_profile(const std::string& instance)
 
 ResolvedProfile resolve_profile(const std::string& instance, const std::string& requested)
 {
-  if (requested == "none") return {sim::default_profile(instance), "none (the catalog alone)"};
-  if (!requested.empty()) return {load_profile(requested), requested};
-  if (auto b = builtin_profile(instance)) {
-    const std::string name = instance.rfind("ml.", 0) == 0 ? instance.substr(3) : instance;
-    return {std::move(*b), "shipped profiles/" + name + ".yaml (default; profile: none for the catalog alone)"};
+  if (requested == "none") return {sim::default_profile(instance), "none (the catalog alone)", "", false};
+  if (!requested.empty()) {
+    sim::Profile p = load_profile(requested);
+    if (!instance.empty() && bare(p.instance) != bare(instance))
+      throw UserError(locate_field(requested, "instance"), "instance", "profile is for " + p.instance + ", not " + instance);
+    return {std::move(p), requested, requested, false};
   }
-  return {sim::default_profile(instance), "none shipped for " + instance + " (the catalog alone)"};
+  if (auto b = builtin_profile(instance)) {
+    const std::string file = "profiles/" + bare(instance) + ".yaml";
+    return {std::move(*b), "shipped " + file + " (default; profile: none for the catalog alone)", file, true};
+  }
+  return {sim::default_profile(instance), "none shipped for " + instance + " (the catalog alone)", "", false};
 }
 
 }  // namespace ddpsim::app

@@ -19,12 +19,17 @@ sim::Profile load_profile(const std::string& path);
 // accepted), or nullopt when none was fitted for it.
 std::optional<sim::Profile> builtin_profile(const std::string& instance);
 
-// The one default-profile rule, shared by `scenario` (communication.profile) and `collective`
-// (--profile): "" -> the shipped profile of the instance when there is one, else the catalog alone;
-// "none" -> the catalog alone; anything else -> that file. `source` says which, for the outputs.
+// The one default-profile rule and the one instance check, shared by every command that prices a
+// collective (`scenario`'s communication.profile, `collective`, `expect`, `calibrate export`):
+// "" -> the shipped profile of the instance when there is one, else the catalog alone; "none" ->
+// the catalog alone; anything else -> that file, which must be for `instance` (an "ml." prefix on
+// either side is ignored), else a UserError at the file's `instance:` line ("profile is for X, not
+// Y"). An empty `instance` takes the file's own. `source` says which, for the outputs.
 struct ResolvedProfile {
   sim::Profile profile;
   std::string source;
+  std::string file;      // "" (the catalog alone), the given file, or profiles/NAME.yaml (shipped)
+  bool shipped = false;  // compiled in
 };
 ResolvedProfile resolve_profile(const std::string& instance, const std::string& requested);
 

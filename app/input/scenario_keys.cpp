@@ -52,12 +52,18 @@ KeyTable fixed_keys()
 
 const KeyTable& scenario_key_table()
 {
-  // The what-ifs' sections (after the other what-ifs', `compiler`) and keys as each declares them (app/whatifs/).
+  // The what-ifs' sections (each after the key it names) and keys as each declares them (app/whatifs/).
   static const KeyTable table = [] {
     KeyTable t = fixed_keys();
     std::vector<std::string>& root = t.front().second;
-    auto at = std::find(root.begin(), root.end(), "compiler") + 1;
-    for (const WhatIfView* v : whatif_views()) at = root.insert(at, v->name) + 1;
+    for (const WhatIfView* v : whatif_views()) {
+      auto at = std::find(root.begin(), root.end(), v->section_after);
+      at = at == root.end() ? at : at + 1;
+      while (at != root.end() && std::any_of(whatif_views().begin(), whatif_views().end(),
+                                             [&](const WhatIfView* w) { return w->name == *at; }))
+        ++at;  // after the what-ifs placed there already (file-name order)
+      root.insert(at, v->name);
+    }
     for (const WhatIfView* v : whatif_views()) t.insert(t.end(), v->keys.begin(), v->keys.end());
     return t;
   }();

@@ -154,21 +154,12 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   r.finish();
   finish_traced(root, s);  // issue 19
   if (!s.calibration.empty()) s.job_profile = std::make_shared<const sim::JobProfile>(load_job_profile(s.calibration));
-  // The catalog's [assume] ranges that hold for this instance: dimensions of the prediction intervals.
-  for (const AssumedRange& a : catalog.assumed)
-    for (const std::string& i : a.instances)
-      if (catalog.find(i) == catalog.find(s.cluster.instance.name)) {
-        s.assumed.push_back(a);
-        break;
-      }
-  // The one default-profile rule (profile_io.hpp): the shipped profile of the instance unless
-  // `profile: none`, as `ddpsim collective` does.
-  auto [prof, source] = resolve_profile(s.cluster.instance.name, s.communication.profile_path);
-  if (prof.instance != s.cluster.instance.name && "ml." + prof.instance != s.cluster.instance.name)
-    throw UserError(locate_field(name, "communication.profile"), "communication.profile",
-                    "the profile is for " + prof.instance + ", the cluster is " + s.cluster.instance.name);
-  s.communication.profile = std::move(prof);  // data: the CollectiveModel applies it
-  s.communication.profile_source = std::move(source);
+  s.assumed = catalog.assumed_for(s.cluster.instance.name);  // dimensions of the prediction intervals
+  // The one default-profile rule and instance check (profile_io.hpp): the shipped profile of the
+  // instance unless `profile: none`, as `ddpsim collective` does.
+  ResolvedProfile resolved = resolve_profile(s.cluster.instance.name, s.communication.profile_path);
+  s.communication.profile = std::move(resolved.profile);  // data: the CollectiveModel applies it
+  s.communication.profile_source = std::move(resolved.source);
   // The profile's forced algorithm (NCCL_ALGO of its logs), by the one rule `ddpsim collective`
   // uses too (sim/network/profile.hpp); the gradient reduction is an all-reduce.
   const YAML::Node comm = root["communication"];

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "app/input/trace_import.hpp"
+#include "app/input/kineto_events.hpp"
 
 namespace ddpsim::app {
 

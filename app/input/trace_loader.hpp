@@ -1,5 +1,5 @@
 // The scenario's `model.trace: FILE` and `model.trace_gpu: NAME` (issue 19): the model from a
-// PyTorch profiler trace (app/input/trace_import.hpp), the path relative to the scenario file.
+// PyTorch profiler trace (app/input/kineto_events.hpp, calibrate/trace_model.hpp), the path relative to the scenario file.
 #pragma once
 
 #include "app/input/catalog_loader.hpp"

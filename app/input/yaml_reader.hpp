@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/text.hpp"  // closest
 #include "core/units.hpp"
 
 namespace ddpsim::app {
@@ -42,8 +43,6 @@ SourceLocation locate_field(const std::string& path, const std::string& field, b
 // Rethrows `e` located in `file` when it names a field but no file (e.g. from sim/ code).
 [[noreturn]] void rethrow_located(const UserError& e, const std::string& file);
 
-// The closest of `candidates` to `word` (edit distance), or "" when none is close.
-std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 
 class Reader {
  public:

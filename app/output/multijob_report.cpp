@@ -6,16 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/input/catalog_loader.hpp"
-#include "app/cli/engine_choice.hpp"
-#include "app/input/multijob_loader.hpp"
-#include "app/output/output.hpp"
 #include "app/output/html_report.hpp"
 #include "app/output/result_fields.hpp"
 #include "app/output/text_format.hpp"
 #include "app/output/text_table.hpp"
-#include "app/input/yaml_reader.hpp"
-#include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
 
@@ -127,30 +121,6 @@ std::string multijob_csv(const sim::MultiJobReport& rep)
            g(r.alone.comm_s) + "," + g(r.together.comm_s) + "," + g(r.alone.exposed_comm_s) + "," +
            g(r.together.exposed_comm_s) + "\n";
   return out;
-}
-
-int run_multijob_scenario(const std::string& file, const std::string& format, const std::string& engine,
-                          const std::string& output, const std::string& max_memory)
-{
-  const sim::MultiJobSpec spec = load_multijob(file, builtin_catalog());
-  sim::MultiJobReport rep;
-  try {
-    const sim::EngineKind kind = resolve_engine(engine, spec.engine);  // --engine, else the file's engine:
-    // The whole cluster on the flow engine (each job alone, then all together) is the largest run.
-    const int gpn = spec.gpus_per_node > 0 ? spec.gpus_per_node : spec.instance.gpus;
-    if (kind == sim::EngineKind::flow)
-      sim::check_resources(spec.nodes, gpn, kind, sim::Workload::ring, sim::ResourceLimits{sim::parse_max_memory(max_memory)},
-                           "cluster.nodes");
-    rep = sim::run_multijob(spec, kind);
-  } catch (const UserError& e) {
-    if (!e.where().file.empty() || e.field().empty() || e.field().rfind("--", 0) == 0) throw;  // as guarded_run
-    throw UserError(locate_field(file, e.field()), e.field(), e.message());
-  }
-  write_output(output, format == "json"   ? multijob_json(rep)
-                       : format == "csv"  ? multijob_csv(rep)
-                       : format == "html" ? multijob_html(rep)
-                                          : multijob_table(rep));
-  return 0;
 }
 
 }  // namespace ddpsim::app

@@ -7,55 +7,22 @@
 
 #include "app/input/yaml_reader.hpp"
 #include "core/error.hpp"
-#include "sim/study/sweep.hpp"
+#include "sim/study/row_json.hpp"
 
 namespace ddpsim::app {
 namespace {
 
 using nlohmann::json;
 
-// The shard file layout; bumped when a header or row field changes meaning. 2: every row carries
-// the SHA-256 of its bytes, and the header names the row codec (kCodec), so a flipped bit or a
-// shard from another build (byte order, type sizes) is refused with its file and line.
-constexpr int kFormat = 2;
-
-// The row codec (sim::encode_row) writes numbers as they lie in memory: rows are exchanged only
-// between builds that agree on byte order and sizes, which this tag states.
-std::string codec_tag()
-{
-  const std::uint16_t probe = 1;
-  const bool little = *reinterpret_cast<const unsigned char*>(&probe) == 1;
-  return std::string("ddpsim-row/") + (little ? "le" : "be") + "/i" + std::to_string(sizeof(int) * 8) + "/u" +
-         std::to_string(sizeof(std::size_t) * 8) + "/d" + std::to_string(sizeof(double) * 8);
-}
-
-std::string base64(const std::string& bytes)
-{
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
-std::optional<std::string> unbase64(const std::string& text)
-{
-  if (text.size() % 4 != 0) return std::nullopt;
-  std::string out(3 * text.size() / 4 + 1, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  if (n < 0) return std::nullopt;
-  // EVP_DecodeBlock counts the padding's zero bytes; drop them.
-  std::size_t len = static_cast<std::size_t>(n);
-  for (std::size_t i = text.size(); i > 0 && text[i - 1] == '=' && len > 0; --i) --len;
-  out.resize(len);
-  return out;
-}
+// The shard file layout; bumped when a header or row field changes meaning. 3: rows are JSON of
+// the one row field list (sim/study/row_json.hpp; 2 carried base64 of a native-memory codec), and
+// every line carries "check", the SHA-256 of the line without it, so a flipped bit anywhere in a
+// line is refused with its file and line.
+constexpr int kFormat = 3;
 
 json header(const ShardInput& in, const Shard& shard, std::size_t configurations, std::size_t rows, json frame)
 {
   return json{{"ddpsim_shard", kFormat},
-              {"codec", codec_tag()},
               {"command", in.command},
               {"input", in.path},
               {"sha256", sha256_hex(read_text_file(in.path) + '\0' + in.options)},
@@ -67,16 +34,20 @@ json header(const ShardInput& in, const Shard& shard, std::size_t configurations
               {"frame", std::move(frame)}};
 }
 
-// One JSON Lines record; names from the user's files may hold invalid UTF-8, written replaced.
-std::string jsonl_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+// One JSON Lines record with its "check"; names from the user's files may hold invalid UTF-8,
+// written replaced (the row itself keeps their bytes: row_json.hpp).
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string jsonl_line(json j)
+{
+  j["check"] = sha256_hex(dump(j));
+  return dump(j) + "\n";
+}
 
 json row_line(std::size_t index, const sim::ConfigResult& r)
 {
-  const std::string bytes = sim::encode_row(r);
   return json{{"index", index},         {"instance", r.instance},         {"nodes", r.nodes},
               {"framework", r.framework}, {"step_time_s", r.step_time_s}, {"total_time_s", r.total_time_s},
-              {"cost_usd", r.cost_usd},   {"fits", r.fits},               {"row", base64(bytes)},
-              {"row_sha256", sha256_hex(bytes)}};
+              {"cost_usd", r.cost_usd},   {"fits", r.fits},               {"row", sim::row_json(r)}};
 }
 
 }  // namespace
@@ -145,6 +116,24 @@ struct ShardFile {
   throw UserError(SourceLocation{path, line, 1}, field, message);
 }
 
+// A foreign file or another format version is named as such before its lines' checks.
+void identify(const std::string& path, const json& h)
+{
+  if (!h.contains("ddpsim_shard")) bad(path, 1, "header", "not a ddpsim shard (no \"ddpsim_shard\" key)");
+  if (h["ddpsim_shard"] != kFormat)
+    bad(path, 1, "ddpsim_shard", "shard format " + h["ddpsim_shard"].dump() + ", this ddpsim reads " + std::to_string(kFormat));
+}
+
+void verify(const std::string& path, int line, const json& j)
+{
+  const auto c = j.find("check");
+  if (c == j.end() || !c->is_string()) bad(path, line, "check", "missing: every line of a shard carries its checksum");
+  json body = j;
+  body.erase("check");
+  if (sha256_hex(dump(body)) != c->get<std::string>())
+    bad(path, line, "check", "the line does not match its checksum (corrupt shard file)");
+}
+
 ShardFile read_shard(const std::string& path)
 {
   ShardFile f{path, {}, {}};
@@ -160,19 +149,15 @@ ShardFile read_shard(const std::string& path)
     json j = json::parse(one, nullptr, false);
     if (j.is_discarded() || !j.is_object())
       bad(path, line, line == 1 ? "header" : "row", line == 1 ? "not a ddpsim shard (no JSON header line)" : "not a JSON object");
+    if (line == 1) identify(path, j);
+    verify(path, line, j);
     if (line == 1) f.head = std::move(j);
     else f.lines.emplace_back(std::move(j), line);
   }
   if (line == 0) bad(path, 1, "header", "empty file: not a ddpsim shard");
   const json& h = f.head;
-  if (!h.contains("ddpsim_shard")) bad(path, 1, "header", "not a ddpsim shard (no \"ddpsim_shard\" key)");
-  if (h["ddpsim_shard"] != kFormat)
-    bad(path, 1, "ddpsim_shard", "shard format " + h["ddpsim_shard"].dump() + ", this ddpsim reads " + std::to_string(kFormat));
-  for (const char* k : {"codec", "command", "input", "sha256", "options", "shard", "of", "configurations", "rows", "frame"})
+  for (const char* k : {"command", "input", "sha256", "options", "shard", "of", "configurations", "rows", "frame"})
     if (!h.contains(k)) bad(path, 1, k, "missing from the shard header");
-  if (h["codec"] != codec_tag())
-    bad(path, 1, "codec", "rows written as " + h["codec"].dump() + ", this ddpsim reads \"" + codec_tag() +
-                              "\" (another machine or build: run the shards with the same ddpsim)");
   if (!h["shard"].is_number_unsigned() || !h["of"].is_number_unsigned() || !h["rows"].is_number_unsigned() ||
       !h["configurations"].is_number_unsigned() || h["shard"].get<std::size_t>() >= h["of"].get<std::size_t>())
     bad(path, 1, "shard", "malformed shard numbers in the header");
@@ -189,14 +174,11 @@ std::string which(const json& h)
 
 sim::ConfigResult decode_line(const ShardFile& f, const json& j, int line)
 {
-  const std::optional<std::string> bytes = j.contains("row") && j["row"].is_string() ? unbase64(j["row"].get<std::string>()) : std::nullopt;
-  if (!bytes) bad(f.path, line, "row", "missing or not base64");
-  if (!j.contains("row_sha256") || !j["row_sha256"].is_string() || j["row_sha256"].get<std::string>() != sha256_hex(*bytes))
-    bad(f.path, line, "row_sha256", "the row does not match its checksum (corrupt shard file)");
+  if (!j.contains("row")) bad(f.path, line, "row", "missing");
   try {
-    return sim::decode_row(*bytes);
-  } catch (const InternalError&) {
-    bad(f.path, line, "row", "corrupt row (written by a different ddpsim build?)");
+    return sim::row_from_json(j["row"]);
+  } catch (const ValueError& e) {
+    bad(f.path, line, "row", std::string(e.what()) + " (not a row of this ddpsim's shard format)");
   }
 }
 

@@ -2,9 +2,11 @@
 // or variant v (plan) when i (v) mod N == I and writes JSON Lines: one header line identifying
 // the input (path, SHA-256 of its bytes and of the options that change results), I, N and what a
 // report needs besides the rows (the "frame"), then one line per configuration with readable
-// fields and the exact row (sim::encode_row, base64). `ddpsim merge` checks that the shards belong
-// together and are complete and rebuilds the report a serial run gives, byte for byte.
-// Shards and merge must come from the same ddpsim build (the row bytes are its native layout).
+// fields and the exact row as JSON (sim/study/row_json.hpp: the one row field list, bit-exact,
+// independent of byte order and type sizes). The header's "ddpsim_shard" is the format version;
+// every line carries "check", the SHA-256 of the line without it. `ddpsim merge` refuses a foreign
+// file, another format version or a corrupt line with its file and line, checks that the shards
+// belong together and are complete, and rebuilds the report a serial run gives, byte for byte.
 #pragma once
 
 #include <optional>

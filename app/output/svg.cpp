@@ -9,13 +9,6 @@
 namespace ddpsim::app::svg {
 namespace {
 
-std::string f(const char* format, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
 // 1, 2 or 5 x 10^k closest above `raw` (the step of a linear axis).
 double nice_step(double raw)
 {
@@ -76,7 +69,7 @@ std::string escape(std::string_view s)
 std::string num(double v)
 {
   if (!std::isfinite(v)) return "0";
-  std::string s = f("%.2f", v);
+  std::string s = fmt("%.2f", v);
   while (s.back() == '0') s.pop_back();
   if (s.back() == '.') s.pop_back();
   return s == "-0" ? "0" : s;
@@ -151,12 +144,12 @@ void nice_domain(double& lo, double& hi, bool log, bool base2)
 std::string tick_label(double v)
 {
   const double a = std::fabs(v);
-  if (a >= 1e9) return f("%.3g", v / 1e9) + "G";
-  if (a >= 1e6) return f("%.3g", v / 1e6) + "M";
-  if (a >= 1e4) return f("%.3g", v / 1e3) + "k";
-  if (a >= 1000) return f("%.0f", v);
+  if (a >= 1e9) return fmt("%.3g", v / 1e9) + "G";
+  if (a >= 1e6) return fmt("%.3g", v / 1e6) + "M";
+  if (a >= 1e4) return fmt("%.3g", v / 1e3) + "k";
+  if (a >= 1000) return fmt("%.0f", v);
   if (a == 0) return "0";
-  return f("%.3g", v);
+  return fmt("%.3g", v);
 }
 
 const char* colour(std::size_t i)

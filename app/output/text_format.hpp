@@ -5,15 +5,9 @@
 #include <cstdio>
 #include <string>
 
-namespace ddpsim::app {
+#include "core/text.hpp"  // fmt
 
-// One number through a printf format, e.g. fmt("%.2f ms", 14.6).
-inline std::string fmt(const char* format, double v)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+namespace ddpsim::app {
 
 // `s` padded with spaces to `width` (right-aligned unless `right` is false); longer strings stay.
 inline std::string pad(const std::string& s, std::size_t width, bool right = true)

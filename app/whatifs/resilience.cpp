@@ -83,6 +83,7 @@ const WhatIfView& whatif_view_resilience()
                 {"description", "capacity", "per_unit_throughput", "write_per_client", "read_per_client", "write_aggregate",
                  "read_aggregate", "part_size", "put_per_s", "get_per_s", "survives_node_loss", "kind"}},
                {"resilience.monte_carlo", {"trials", "seed"}}},
+      .section_after = "observed",
       .parse = read,
       .json = {"node_mtbf_s", "mtbf_source", "job_mtbf_s", "storage", "checkpoint_bytes", "checkpoint_write_s",
                "checkpoint_read_s", "restart_s", "young_interval_s", "daly_interval_s", "interval_s", "work_s",

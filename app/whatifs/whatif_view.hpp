@@ -41,6 +41,7 @@ std::string whatif_cell(const sim::WhatIfResult& x, const WhatIfColumn& c, const
 struct WhatIfView {
   std::string name;  // the scenario file's section, the JSON key, sim::WhatIf::name()
   KeyTable keys;     // the section's keys, path by path ("NAME", "NAME.sub", ...): scenario_keys.hpp
+  std::string section_after = "compiler";  // the top-level key its section follows in the key list
   // Builds the model from the section (keys checked against `keys`; errors through the Reader,
   // nullptr after one).
   std::function<std::shared_ptr<const sim::WhatIf>(Reader&, const YAML::Node&, const sim::ScenarioSpec&)> parse;

@@ -32,13 +32,27 @@ CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options
       channels_(options_.channels > 0 ? options_.channels : nccl_channels(topo)),
       timer_(std::make_unique<AnalyticalBackend>(topo))
 {
+  // One node of an NVLink mesh: NCCL runs a ring per NVLink brick and direction
+  // (topology/rings.hpp mesh_rings), not one ring over the widest cycle.
+  if (options_.ranks.empty() && options_.channels <= 0 && topo.nodes() == 1) {
+    const std::vector<std::vector<int>> rings = mesh_rings(topo);
+    if (rings.size() > 1) {
+      auto orders = std::make_shared<std::vector<std::vector<VertexId>>>();
+      for (const std::vector<int>& ring : rings) {
+        orders->emplace_back();
+        for (int l : ring) orders->back().push_back(topo.gpu(0, l));
+      }
+      channels_ = static_cast<int>(rings.size());
+      channel_orders_ = std::move(orders);
+    }
+  }
   if (options_.algorithm != "auto") named_ = &algo::Registry::instance().get(options_.algorithm);
   DDPSIM_CHECK(named_ || options_.nccl, "only NCCL chooses its algorithm per size: name one");
 }
 
 algo::Request CollectiveModel::request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const
 {
-  return algo::Request{op, bytes, &topo_, ranks_, latency, channels_};
+  return algo::Request{op, bytes, &topo_, ranks_, latency, channels_, channel_orders_};
 }
 
 // NCCL's model for one algorithm: its best protocol (or `only`), with L and B as tuning.cc has them.

@@ -104,6 +104,7 @@ class CollectiveModel {
   CollectiveOptions options_;
   std::vector<VertexId> ranks_;
   int channels_;
+  std::shared_ptr<const std::vector<std::vector<VertexId>>> channel_orders_;  // one node's mesh rings
   const algo::Algorithm* named_ = nullptr;  // null for auto
   // Times schedules for NCCL's own model (the choice never depends on the engine in use).
   std::unique_ptr<AnalyticalBackend> timer_;

@@ -1,5 +1,5 @@
 // A model measured by a profiler trace (issue 19): what one rank of a real job spent per step,
-// layer by layer, and the DDP buckets it really formed. app/input/trace_import.hpp reads a PyTorch
+// layer by layer, and the DDP buckets it really formed. calibrate/trace_model.hpp turns a PyTorch
 // profiler (Kineto) trace into it; nothing here reads files.
 //
 // Layers are the trace's top-level operators, in registration order = the reverse of the order

@@ -9,6 +9,8 @@
 #include "sim/study/global_batch.hpp"
 #include "sim/step/sharded.hpp"
 #include "sim/step/precision.hpp"
+#include "sim/step/frameworks.hpp"
+#include "sim/step/step_level.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -109,6 +111,42 @@ std::uint64_t collectives_per_step(const ScenarioSpec& spec)
     most = std::max(most, n);
   }
   return most;
+}
+
+void check_scenario_resources(const ScenarioSpec& spec, EngineKind engine, bool step_level, const ResourceLimits& limits)
+{
+  std::vector<Framework> all{spec.training.framework};
+  all.insert(all.end(), spec.training.compare.begin(), spec.training.compare.end());
+  const Workload workload = std::any_of(all.begin(), all.end(), [](Framework f) { return traits(f).host_all_to_all; })
+                                ? Workload::all_to_all
+                                : Workload::ring;
+  for (std::size_t i = 0; i < spec.cluster.nodes.size(); ++i) {
+    const int gpn = !spec.cluster.gpus_per_node_each.empty() ? spec.cluster.gpus_per_node_each[i]
+                    : spec.cluster.gpus_per_node > 0          ? spec.cluster.gpus_per_node
+                                                              : spec.cluster.instance.gpus;
+    check_resources(spec.cluster.nodes[i], gpn, engine, workload, limits, "cluster.nodes");
+    const std::int64_t gpus = std::int64_t{spec.cluster.nodes[i]} * gpn;
+    const std::int64_t step_max = engine == EngineKind::flow ? kMaxStepLevelFlowGpus : kMaxStepLevelGpus;
+    if (step_level && gpus > step_max)
+      throw UserError("--granularity: step simulates every send, at most " + std::to_string(step_max) + " GPUs on the " +
+                      std::string(to_string(engine)) + " engine; cluster.nodes asks for " + std::to_string(gpus) +
+                      " (use coarse)");
+    check_collectives(collectives_per_step(spec), gpus, limits, "training.bucket_cap_mb");  // issue 21: ZeRO's gathers
+  }
+}
+
+void add_engine_warnings(const ScenarioSpec& spec, EngineKind engine, ScenarioReport& report)
+{
+  const FabricSpec& f = spec.cluster.fabric;
+  if (engine != EngineKind::analytical || f.kind != FabricKind::leaf_spine || f.oversubscription <= 1) return;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%g:1", f.oversubscription);
+  for (ConfigResult& r : report.results)
+    if (r.nodes > f.nodes_per_leaf)
+      r.warnings.push_back(std::string("the fabric is oversubscribed ") + ratio + " across " +
+                           std::to_string((r.nodes + f.nodes_per_leaf - 1) / f.nodes_per_leaf) +
+                           " leaves but the analytical engine does not share the leaf uplinks among concurrent transfers; run --engine flow "
+                           "(or engine: flow) for contention");
 }
 
 }  // namespace ddpsim::sim

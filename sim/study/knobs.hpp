@@ -72,6 +72,10 @@ struct JobProfile {
   // nodes, as a random walk (calibrate/job_extrapolation.hpp); 0: not measured.
   double extrapolation_ln_sd = 0;
   int extrapolation_beyond_nodes = 0;
+  // Issue 18 item 4: the best plausible fit without the knobs the fit flagged as implausible
+  // (`alternative:`); the intervals span it (sim/study/uncertainty.hpp). Empty `without`: none.
+  std::vector<std::string> alternative_without, alternative_knobs;
+  std::vector<double> alternative_values;
   // Issue 20: the observed rows of the fit, from provenance.rows: nodes, framework, "fitted" or "held back".
   struct Role {
     int nodes = 0;

@@ -11,6 +11,7 @@
 #include "sim/step/framework_comm.hpp"
 #include "sim/study/global_batch.hpp"
 #include "sim/step/iteration.hpp"
+#include "sim/step/loader.hpp"
 #include "sim/step/memory.hpp"
 #include "sim/step/overhead_setup.hpp"
 #include "sim/step/precision.hpp"
@@ -77,8 +78,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
   setup.step_overhead += spec.extra_step_overhead;  // calibrate job's fitted overhead (issue 10), 0 by default
   const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
-  if (spec.data.workers > 0)
-    setup.loader = Time::from_seconds(spec.data.per_sample_cpu_s * batches / spec.data.workers);
+  if (spec.data.workers > 0)  // the node's vCPUs shared by its GPUs' workers (sim/step/loader.hpp)
+    setup.loader = loader_time(batches, spec.data.per_sample_cpu_s, spec.data.workers, inst.vcpus, gpn);
   // Every reduction is priced by the one CollectiveModel; the framework says how it is run.
   FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
                                     spec.training.gloo_step_overhead);

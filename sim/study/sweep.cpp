@@ -9,20 +9,13 @@
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
+#include "sim/study/row_fields.hpp"
 
 namespace ddpsim::sim {
-
-// Field lists of what only the parent sets (encode_row); found by ADL, so in this namespace.
-template <class T, class F>
-requires std::is_same_v<std::remove_const_t<T>, ConfigResult::Band> void fields(T& b, F& f)
-{
-  f(b.set), f(b.p10), f(b.p90);
-}
-
 namespace {
 
 // A byte codec with one overload per field type; encode and decode walk the same field list
-// (fields() below), so a new result field is one line there.
+// (the fields() functions, row_fields.hpp), so a new result field is one line there.
 class Writer {
  public:
   template <class T>
@@ -168,10 +161,7 @@ ConfigResult decode(const std::string& bytes, Timeline* timeline)
 std::string encode_row(const ConfigResult& r)
 {
   Writer w;
-  w(r);
-  w(r.degraded), w(r.compiler), w(r.compiler_compute_scale), w(r.compiler_memory_scale);
-  w(r.step_band), w(r.samples_band), w(r.total_band), w(r.speedup_band), w(r.cost_band);
-  w(r.uncalibrated_step_s), w(r.uncalibrated_total_s), w(r.fit_role);
+  row_fields(r, w);
   return w.take();
 }
 
@@ -179,11 +169,8 @@ ConfigResult decode_row(const std::string& bytes)
 {
   Reader rd(bytes);
   ConfigResult r;
-  rd(r);
-  rd(r.degraded), rd(r.compiler), rd(r.compiler_compute_scale), rd(r.compiler_memory_scale);
-  rd(r.step_band), rd(r.samples_band), rd(r.total_band), rd(r.speedup_band), rd(r.cost_band);
-  rd(r.uncalibrated_step_s), rd(r.uncalibrated_total_s), rd(r.fit_role);
-  DDPSIM_CHECK(rd.done(), "trailing bytes in a shard row");
+  row_fields(r, rd);
+  DDPSIM_CHECK(rd.done(), "trailing bytes in a plan row");
   return r;
 }
 

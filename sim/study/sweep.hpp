@@ -16,9 +16,9 @@ namespace ddpsim::sim {
 std::string encode(const ConfigResult& r, const Timeline* timeline);
 ConfigResult decode(const std::string& bytes, Timeline* timeline);
 
-// A finished row as a report holds it: encode()'s fields plus those the parent fills in after
-// the children return (what-ifs, compiler, intervals, calibration). `ddpsim merge` rebuilds a
-// serial run's report from these bytes (app/output/shards.hpp), so doubles travel bit for bit.
+// A finished row as a report holds it (row_fields.hpp): encode()'s fields plus those the parent
+// fills in after the children return (what-ifs, compiler, intervals, calibration), between the
+// processes of one plan run (plan.cpp). Shard files carry rows as JSON instead (row_json.hpp).
 std::string encode_row(const ConfigResult& r);
 ConfigResult decode_row(const std::string& bytes);
 

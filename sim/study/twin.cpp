@@ -119,6 +119,20 @@ std::vector<std::string> apply_job_profile(const JobProfile& p, ScenarioSpec& sp
                   p.extrapolation_beyond_nodes, p.extrapolation_ln_sd);
     notes.emplace_back(buf);
   }
+  if (!p.alternative_without.empty() && used.size() == p.knobs.size()) {  // issue 18 item 4
+    u.replaces = p.knobs;
+    std::string what;
+    for (std::size_t k = 0; k < p.alternative_knobs.size(); ++k) {
+      u.alternative.emplace_back(p.alternative_knobs[k], p.alternative_values[k]);
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%s%s %.4g", what.empty() ? "" : ", ", p.alternative_knobs[k].c_str(), p.alternative_values[k]);
+      what += buf;
+    }
+    std::string without;
+    for (const std::string& k : p.alternative_without) without += (without.empty() ? "" : ", ") + k;
+    notes.push_back("interval: spans the fit without " + without + " (implausible, see the profile's warnings): " +
+                    (what.empty() ? "the scenario as written" : what));
+  }
   if (!used.empty())
     notes.push_back("calibration " + name + ": applied " + std::to_string(used.size()) + " of " +
                     std::to_string(p.knobs.size()) + " fitted knob(s)");

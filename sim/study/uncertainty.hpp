@@ -40,6 +40,15 @@ struct Uncertainty {
   double extrapolation_ln_sd = 0;
   int extrapolation_beyond_nodes = 0;
   double model_error_sd_at(int nodes) const;
+  // Structural uncertainty (issue 18 item 4): a job fit whose knob is implausible has absorbed a
+  // mechanism the model lacks; its best plausible alternative (JobProfile::alternative_*) fits the
+  // same rows and extrapolates differently. It runs once, at the central values with `replaces`
+  // (the fit's knobs) back at the scenario's values and `alternative` applied, and every band
+  // becomes [min(p10, a), max(p90, a)], a = the alternative's value: the prediction spans both
+  // models (Draper 1995, "Assessment and propagation of model uncertainty", J. R. Stat. Soc. B 57).
+  // Empty `replaces`: none.
+  std::vector<std::string> replaces;
+  std::vector<std::pair<std::string, double>> alternative;
   bool has_model_error() const { return model_error_ln_sd > 0 || (extrapolation_ln_sd > 0 && extrapolation_beyond_nodes > 0); }
   bool empty() const { return dims.empty() && !has_model_error(); }
 };

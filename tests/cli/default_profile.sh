@@ -58,4 +58,14 @@ done
 scenario p5.48xlarge 2 "" >"$tmp/s.yaml"
 "$ddpsim" scenario "$tmp/s.yaml" --samples 0 | grep -q '^network profile: shipped profiles/p5.48xlarge.yaml' &&
   say ok "table names the profile" || say fail "table does not name the profile"
+# One instance check for every command that takes a profile (app/input/profile_io.hpp): a p5
+# profile given for p4de is refused at the profile's own `instance:` line, the same words each time.
+p5="$(cd "$(dirname "$0")/../.." && pwd)/profiles/p5.48xlarge.yaml"
+at="p5.48xlarge.yaml:2:1: error: instance: profile is for p5.48xlarge, not p4de.24xlarge"
+scenario p4de.24xlarge 2 "communication: {profile: $p5}" >"$tmp/m.yaml"
+check "scenario: profile for another instance" 2 "$at" "$ddpsim" scenario "$tmp/m.yaml" --samples 0
+check "collective: profile for another instance" 2 "$at" "$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile "$p5"
+check "expect: profile for another instance" 2 "$at" "$ddpsim" expect --instance p4de.24xlarge --profile "$p5"
+check "calibrate export: profile for another instance" 2 "$at" \
+  "$ddpsim" calibrate export "$p5" --instance p4de.24xlarge --nccl-tuner "$tmp/t.csv"
 exit $fail

@@ -66,22 +66,27 @@ check "different N" 2 "shards disagree" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/q1
 head -n -1 "$tmp/p1.jsonl" >"$tmp/cut.jsonl"
 check "truncated shard" 2 "(truncated?)" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/cut.jsonl" "$tmp/p2.jsonl"
 check "not a shard" 2 "not a ddpsim shard" "$ddpsim" merge "$plan"
-# Issue 17: one flipped bit inside a row's bytes is refused (its SHA-256 no longer matches), and a
-# shard whose rows were written by a build with another byte order or type sizes is refused.
+# Issue 17: shard files are JSON with a format version and a SHA-256 per line. One flipped bit
+# inside a row (a digit of a number in the row's JSON) is refused at that line; so is a foreign
+# JSON Lines file and a shard of another format version.
 python3 - "$tmp/p1.jsonl" "$tmp/flip.jsonl" <<'PY'
-import base64, json, sys
-lines = open(sys.argv[1]).read().splitlines()
-row = json.loads(lines[1])
-raw = bytearray(base64.b64decode(row["row"]))
-raw[len(raw) // 2] ^= 0x04  # one bit in the middle of the row
-row["row"] = base64.b64encode(bytes(raw)).decode()
-lines[1] = json.dumps(row)
-open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+row = bytearray(lines[1])
+at = row.index(b'"row":[') + 7
+at += next(i for i, c in enumerate(row[at:]) if c in b"123456789")  # a nonzero digit inside the row
+row[at] ^= 0x01  # one bit: 1<->0, 2<->3, ...
+lines[1] = bytes(row)
+open(sys.argv[2], "wb").write(b"\n".join(lines))
 PY
-check "flipped bit in a row" 2 "row_sha256" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/flip.jsonl" "$tmp/p2.jsonl"
-sed '1s#"codec":"ddpsim-row/le#"codec":"ddpsim-row/be#' "$tmp/p1.jsonl" >"$tmp/foreign.jsonl"
-check "foreign codec" 2 "codec" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/foreign.jsonl" "$tmp/p2.jsonl"
-sed '1s#"ddpsim_shard":2#"ddpsim_shard":1#' "$tmp/p1.jsonl" >"$tmp/old.jsonl"
-check "older shard format" 2 "shard format 1" "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/old.jsonl" "$tmp/p2.jsonl"
+cmp -s "$tmp/p1.jsonl" "$tmp/flip.jsonl" && say fail "the bit flip changed nothing"
+check "flipped bit in a row" 2 "flip.jsonl:2:1: error: check: the line does not match its checksum" \
+  "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/flip.jsonl" "$tmp/p2.jsonl"
+printf '{"ddpsim_shard_of_another_tool":1,"rows":[]}\n{"index":0}\n' >"$tmp/foreign.jsonl"
+check "foreign JSON Lines file" 2 "foreign.jsonl:1:1: error: header: not a ddpsim shard" \
+  "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/foreign.jsonl" "$tmp/p2.jsonl"
+sed '1s#"ddpsim_shard":3#"ddpsim_shard":2#' "$tmp/p1.jsonl" >"$tmp/old.jsonl"
+check "older shard format" 2 "old.jsonl:1:1: error: ddpsim_shard: shard format 2, this ddpsim reads 3" \
+  "$ddpsim" merge "$tmp/p0.jsonl" "$tmp/old.jsonl" "$tmp/p2.jsonl"
 check "no such file" 2 "nope.jsonl" "$ddpsim" merge "$tmp/nope.jsonl"
 exit $fail

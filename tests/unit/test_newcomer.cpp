@@ -11,6 +11,7 @@
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
+#include "sim/study/guards.hpp"
 #include "sim/study/scenario.hpp"
 #include "support.hpp"
 
@@ -68,7 +69,7 @@ TEST_CASE("newcomer: an oversubscribed fabric on the analytical engine warns, on
   const auto spec = app::parse_scenario("t.yaml", kLeafSpine, test::catalog());
   sim::RunOptions run;
   sim::ScenarioReport rep = sim::run_scenario(spec, run);
-  app::add_engine_warnings(spec, sim::EngineKind::analytical, rep);
+  sim::add_engine_warnings(spec, sim::EngineKind::analytical, rep);
   auto warned = [](const sim::ConfigResult& r) {
     for (const auto& w : r.warnings)
       if (w.find("oversubscribed 4:1") != std::string::npos) return true;
@@ -79,7 +80,7 @@ TEST_CASE("newcomer: an oversubscribed fabric on the analytical engine warns, on
   CHECK(app::scenario_csv(rep).find("oversubscribed 4:1") != std::string::npos);  // the CSV carries it
   sim::ScenarioReport flow = rep;
   for (auto& r : flow.results) r.warnings.clear();
-  app::add_engine_warnings(spec, sim::EngineKind::flow, flow);
+  sim::add_engine_warnings(spec, sim::EngineKind::flow, flow);
   CHECK_FALSE(warned(flow.results[1]));
 }
 

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <map>
 #include "support.hpp"
 
 #include "app/input/catalog_loader.hpp"
@@ -130,4 +131,24 @@ TEST_CASE("NIC-aware rings: a one-NIC node leaves and enters through the GPUs on
       CHECK(topo.link(r.links[0]).cls == LinkClass::nvlink);
     }
   }
+}
+
+TEST_CASE("mesh rings: one node of a cube-mesh runs a ring per NVLink brick and direction")
+{
+  Topology topo(*catalog().find("p3.16xlarge"), 1, 8);
+  const std::vector<std::vector<int>> rings = mesh_rings(topo);
+  // Every directed brick once: 6 bricks per GPU (two NV2 peers, two NV1 peers) -> 6 rings.
+  REQUIRE(rings.size() == 6);
+  std::map<std::pair<int, int>, int> used;
+  for (const auto& r : rings) {
+    REQUIRE(r.size() == 8);
+    for (std::size_t i = 0; i < r.size(); ++i) ++used[{r[i], r[(i + 1) % r.size()]}];
+  }
+  for (const NvlinkPair& p : topo.instance().nvlink_pairs) {
+    CHECK(used[{p.a, p.b}] == p.links);
+    CHECK(used[{p.b, p.a}] == p.links);
+  }
+  CHECK(used.size() == 2 * topo.instance().nvlink_pairs.size());  // no hop off NVLink
+  // Not a mesh, or across nodes: none.
+  CHECK(mesh_rings(Topology(*catalog().find("p4d.24xlarge"), 1, 8)).empty());
 }

@@ -7,8 +7,8 @@
 
 #include "app/input/kineto_events.hpp"
 #include "app/input/trace_file.hpp"
-#include "app/input/trace_import.hpp"
-#include "app/input/trace_steps.hpp"
+#include "calibrate/trace_model.hpp"
+#include "calibrate/trace_steps.hpp"
 #include "support.hpp"
 #include "trace_fixture.hpp"
 
@@ -18,7 +18,7 @@ namespace {
 
 sim::TracedModel import_text(const std::string& text)
 {
-  return app::import_kineto(app::parse_kineto(nlohmann::json::parse(text), "t.json"), test::catalog().gpus);
+  return calibrate::import_kineto(app::parse_kineto(nlohmann::json::parse(text), "t.json"), test::catalog().gpus);
 }
 
 std::string field_of(const std::string& text)
@@ -159,9 +159,9 @@ TEST_CASE("trace files: JSON or gzip, bounded, truncation and junk refused", "[t
 TEST_CASE("trace import: GPU names match the catalog by family and memory", "[trace]")
 {
   const auto& gpus = test::catalog().gpus;
-  CHECK(app::match_gpu("NVIDIA A100-PG509-200", 42297524224ull, gpus) == "A100-SXM4-40GB");
-  CHECK(app::match_gpu("NVIDIA A100-SXM4-80GB", 85899345920ull, gpus) == "A100-SXM4-80GB");
-  CHECK(app::match_gpu("NVIDIA H100 80GB HBM3", 85520809984ull, gpus) == "H100-SXM5-80GB");
-  CHECK(app::match_gpu("NVIDIA RTX A1000", 8ull << 30, gpus).empty());
-  CHECK(app::match_gpu("", 0, gpus).empty());
+  CHECK(calibrate::match_gpu("NVIDIA A100-PG509-200", 42297524224ull, gpus) == "A100-SXM4-40GB");
+  CHECK(calibrate::match_gpu("NVIDIA A100-SXM4-80GB", 85899345920ull, gpus) == "A100-SXM4-80GB");
+  CHECK(calibrate::match_gpu("NVIDIA H100 80GB HBM3", 85520809984ull, gpus) == "H100-SXM5-80GB");
+  CHECK(calibrate::match_gpu("NVIDIA RTX A1000", 8ull << 30, gpus).empty());
+  CHECK(calibrate::match_gpu("", 0, gpus).empty());
 }

@@ -20,12 +20,13 @@
 #include <string>
 #include <vector>
 
-#include "app/input/catalog_loader.hpp"
+#include "sim/network/profile.hpp"
+#include "topology/instance.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 struct TunerExportInput {
-  std::string profile;              // file
+  std::string profile;              // file (named in the header; read by the app)
   std::string instance;             // "": the profile's
   std::vector<int> nodes;           // empty: the node counts of the profile's fit data (or 2)
   int gpus_per_node = 0;            // 0: all
@@ -46,7 +47,7 @@ struct TunerExport {
   std::vector<TunerRow> rows;
 };
 
-TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in);
-std::string tuner_csv(const TunerExport& e);
+// `inst` and `prof` as the app resolved them (app/input/profile_io.hpp: the profile is for `inst`).
+TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof, const TunerExportInput& in);
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -1,9 +1,9 @@
-#include "app/input/trace_index.hpp"
+#include "calibrate/trace_index.hpp"
 
 #include <algorithm>
 #include <utility>
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 TraceIndex::TraceIndex(const KinetoTrace& trace)
 {
@@ -87,4 +87,4 @@ std::vector<std::string> TraceIndex::threads() const
   return out;
 }
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

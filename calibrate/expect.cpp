@@ -1,48 +1,20 @@
-#include "app/expect.hpp"
+#include "calibrate/expect.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
-#include "app/nccl_tests.hpp"
-#include "app/input/profile_io.hpp"
-#include "app/output/text_format.hpp"
+#include "calibrate/nccl_tests.hpp"
+#include "core/quantile.hpp"
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
 
-namespace ddpsim::app {
-namespace {
+namespace ddpsim::calibrate {
 
-double quantile(std::vector<double> v, double q)
+Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
+    : in_(in), inst_(basis.instance), prof_(basis.profile)
 {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto i = static_cast<std::size_t>(pos);
-  if (i + 1 >= v.size()) return v.back();
-  return v[i] + (pos - static_cast<double>(i)) * (v[i + 1] - v[i]);
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep)
-{
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
-}  // namespace
-
-Expecter::Expecter(const Catalog& catalog, const ExpectInput& in) : in_(in), inst_(catalog.at(in.instance))
-{
-  std::string prof_name;
-  prof_ = sim::default_profile(inst_.name);
-  if (in.profile.empty()) {
-    if (auto b = builtin_profile(inst_.name)) prof_ = *b, prof_name = "builtin profiles/" + inst_.name + ".yaml";
-  } else if (in.profile != "none") {
-    prof_ = load_profile(in.profile), prof_name = in.profile;
-  }
-  if (!prof_name.empty() && prof_.instance != inst_.name)
-    throw UserError(SourceLocation{in.profile, 0, 0}, "instance", "profile is for " + prof_.instance + ", not " + in.instance);
+  const std::string& prof_name = basis.profile_name;
   const algo::CollectiveOp op = parse_op(in.op);
   header_.instance = in.instance;
   header_.op = in.op;
@@ -55,13 +27,12 @@ Expecter::Expecter(const Catalog& catalog, const ExpectInput& in) : in_(in), ins
   if (prof_name.empty()) {
     p.push_back("profile: none (the catalog alone: line rates and NCCL's latency model, nothing measured)");
     std::vector<std::string> fields;
-    for (const AssumedRange& a : catalog.assumed)
-      if (std::find(a.instances.begin(), a.instances.end(), inst_.name) != a.instances.end()) {
-        const double l = std::log(a.low), h = std::log(a.high);
-        assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
-        assumed_fields_.push_back(a.field);
-        fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
-      }
+    for (const sim::AssumedRange& a : basis.assumed) {
+      const double l = std::log(a.low), h = std::log(a.high);
+      assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
+      assumed_fields_.push_back(a.field);
+      fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
+    }
     p.push_back("spread: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
                 (fields.empty() ? std::string("none for this instance: p10 = p50 = p90") : join(fields, ", ")) +
                 "); a bound from stated ignorance, not a measured spread");
@@ -135,18 +106,18 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
   return row;
 }
 
-Expectation expect_busbw(const Catalog& catalog, const ExpectInput& in)
+Expectation expect_busbw(const ExpectBasis& basis, const ExpectInput& in)
 {
-  Expecter e(catalog, in);
+  Expecter e(basis, in);
   Expectation out = e.header();
   for (int n : in.nodes)
     for (std::uint64_t b : in.sizes) out.rows.push_back(e.at(n, b));
   return out;
 }
 
-std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const calibrate::NcclLog& log, Expectation& header)
+std::vector<CheckRow> check_log(const ExpectBasis& basis, ExpectInput in, const NcclLog& log, Expectation& header)
 {
-  const InstanceSpec& inst = catalog.at(in.instance);
+  const InstanceSpec& inst = basis.instance;
   const int gpn = in.gpus_per_node > 0 ? std::min(in.gpus_per_node, inst.gpus) : inst.gpus;
   const int nodes = log.nodes > 0 ? log.nodes : log.ranks / gpn;
   if (log.rows.empty()) throw UserError(SourceLocation{log.file, 1, 1}, "", "no result rows in the log");
@@ -155,10 +126,10 @@ std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const ca
                     "the log has " + std::to_string(log.ranks) + " ranks, not a multiple of " + std::to_string(gpn) +
                         " GPUs per node (check --instance or --gpus-per-node)");
   in.nodes = {nodes};
-  Expecter e(catalog, in);
+  Expecter e(basis, in);
   header = e.header();
   std::vector<CheckRow> out;
-  for (const calibrate::LogRow& r : log.rows) {
+  for (const LogRow& r : log.rows) {
     CheckRow c{e.at(nodes, r.bytes.n), r.busbw_GBps, r.line, "pass"};
     if (r.busbw_GBps + r.busbw_ulp < c.expected.p10) c.verdict = "slow";
     else if (r.busbw_GBps - r.busbw_ulp > c.expected.p90) c.verdict = "fast";
@@ -168,56 +139,4 @@ std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const ca
   return out;
 }
 
-std::string expect_table(const Expectation& e)
-{
-  std::string out = "# ddpsim expect: " + e.op + " busbw (GB/s, as nccl-tests prints it) on " + printable(e.instance) + ", " +
-                    std::to_string(e.gpus_per_node) + " GPUs per node\n";
-  for (const std::string& p : e.provenance) out += "# " + printable(p) + "\n";
-  out += "#\n" + pad("nodes", 5) + "  " + pad("ranks", 6) + "  " + pad("size (B)", 12) + "  " + pad("p10", 8) + "  " +
-         pad("p50", 8) + "  " + pad("p90", 8) + "  " + pad("points", 6) + "  algorithm protocol\n";
-  for (const ExpectRow& r : e.rows)
-    out += pad(std::to_string(r.nodes), 5) + "  " + pad(std::to_string(r.ranks), 6) + "  " + pad(std::to_string(r.bytes), 12) +
-           "  " + pad(fmt("%.2f", r.p10), 8) + "  " + pad(fmt("%.2f", r.p50), 8) + "  " + pad(fmt("%.2f", r.p90), 8) + "  " +
-           pad(std::to_string(r.points), 6) + "  " + r.algorithm + " " + r.protocol + "\n";
-  out += "# points = measured points behind the row's spread (0: the catalog's [assume] ranges)\n";
-  return out;
-}
-
-std::string check_table(const Expectation& e, const std::vector<CheckRow>& rows, const std::string& log_file)
-{
-  std::string out = "# ddpsim expect --check " + printable(log_file) + ": " + e.op + " on " + printable(e.instance) + ", " +
-                    std::to_string(rows.empty() ? 0 : rows.front().expected.nodes) + " node(s)\n";
-  for (const std::string& p : e.provenance) out += "# " + printable(p) + "\n";
-  int slow = 0, fast = 0;
-  for (const CheckRow& c : rows) {
-    out += pad(std::to_string(c.expected.bytes), 12) + "  busbw " + pad(fmt("%.2f", c.measured_busbw), 8) + "  expected " +
-           pad(fmt("%.2f", c.expected.p10), 8) + " - " + pad(fmt("%.2f", c.expected.p90), 8) + " (p50 " +
-           fmt("%.2f", c.expected.p50) + ")  " + c.verdict + "\n";
-    slow += c.verdict == "slow", fast += c.verdict == "fast";
-  }
-  out += "# " + std::to_string(rows.size()) + " sizes: " + std::to_string(rows.size() - static_cast<std::size_t>(slow + fast)) +
-         " pass, " + std::to_string(slow) + " slow, " + std::to_string(fast) + " fast" + (slow ? " (exit 1)" : "") + "\n";
-  return out;
-}
-
-std::string expect_json(const Expectation& e, const std::vector<CheckRow>* check)
-{
-  nlohmann::ordered_json j;
-  j["instance"] = e.instance;
-  j["op"] = e.op;
-  j["gpus_per_node"] = e.gpus_per_node;
-  j["algorithm"] = e.algorithm;
-  j["provenance"] = e.provenance;
-  j["rows"] = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < e.rows.size(); ++i) {
-    const ExpectRow& r = e.rows[i];
-    nlohmann::ordered_json o{{"nodes", r.nodes}, {"ranks", r.ranks}, {"bytes", r.bytes}, {"busbw_p10_GBps", r.p10},
-                             {"busbw_p50_GBps", r.p50}, {"busbw_p90_GBps", r.p90}, {"points", r.points},
-                             {"algorithm", r.algorithm}, {"protocol", r.protocol}};
-    if (check) o["measured_busbw_GBps"] = (*check)[i].measured_busbw, o["verdict"] = (*check)[i].verdict;
-    j["rows"].push_back(std::move(o));
-  }
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -1,15 +1,15 @@
-#include "app/input/trace_import.hpp"
+#include "calibrate/trace_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
-#include "app/input/trace_file.hpp"
-#include "app/input/trace_steps.hpp"
+#include "calibrate/trace_steps.hpp"
 #include "core/error.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 namespace {
 
 double median(std::vector<double> v)
@@ -152,10 +152,13 @@ sim::TracedModel import_kineto(const KinetoTrace& trace, const std::map<std::str
   return t;
 }
 
-std::shared_ptr<const sim::TracedModel> import_trace(const std::string& file, const std::map<std::string, GpuSpec>& gpus,
-                                                     const std::string& gpu_name)
+int dtype_bytes(const std::string& dtype)
 {
-  return std::make_shared<const sim::TracedModel>(import_kineto(parse_kineto(read_trace_json(file), file), gpus, gpu_name));
+  static const std::map<std::string, int> b{{"Float", 4}, {"Half", 2}, {"BFloat16", 2}, {"Double", 8},
+                                             {"Long", 8},  {"Int", 4},  {"Short", 2},    {"Byte", 1},
+                                             {"Char", 1},  {"Bool", 1}, {"ComplexFloat", 8}};
+  const auto it = b.find(dtype);
+  return it == b.end() ? 0 : it->second;
 }
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -7,7 +7,7 @@
 #include "algorithms/algorithm.hpp"
 #include "core/error.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 inline algo::CollectiveOp parse_op(const std::string& s)
 {
@@ -28,4 +28,4 @@ inline double bus_factor(algo::CollectiveOp op, int n)
   }
 }
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -1,4 +1,4 @@
-// Lookups over a Kineto trace for the step splitter (app/input/trace_steps.hpp): each thread's
+// Lookups over a Kineto trace for the step splitter (calibrate/trace_steps.hpp): each thread's
 // top-level operators with the compute kernels they launched, the NCCL kernels, and the fwdbwd
 // links from backward operators to the forward operators they differentiate.
 #pragma once
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "app/input/kineto_events.hpp"
+#include "calibrate/trace_events.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 struct TopOp {
   const TraceSpan* span = nullptr;
@@ -45,4 +45,4 @@ class TraceIndex {
   std::size_t compute_kernels_ = 0, unattributed_ = 0;
 };
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -1,17 +1,16 @@
-#include "app/tuner_export.hpp"
+#include "calibrate/tuner_export.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <set>
 
-#include "app/nccl_tests.hpp"
-#include "app/input/profile_io.hpp"
-#include "app/output/text_format.hpp"
+#include "calibrate/collective_sweep.hpp"
+#include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 namespace {
 
 // ddpsim's names -> the example plugin's (plugin.c parseCollType / parseAlgorithm / parseProtocol).
@@ -49,12 +48,8 @@ struct Choice {
 
 }  // namespace
 
-TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in)
+TunerExport export_nccl_tuner(const InstanceSpec& inst, const sim::Profile& prof, const TunerExportInput& in)
 {
-  const sim::Profile prof = load_profile(in.profile);
-  const InstanceSpec& inst = catalog.at(in.instance.empty() ? prof.instance : in.instance);
-  if (prof.instance != inst.name)
-    throw UserError(SourceLocation{in.profile, 0, 0}, "instance", "profile is for " + prof.instance + ", not " + inst.name);
   std::vector<int> nodes = in.nodes;
   if (nodes.empty()) {
     std::set<int> fitted;
@@ -93,7 +88,7 @@ TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in
         }
       };
       std::uint64_t prev = 0;
-      for (std::uint64_t s = in.min_bytes; s <= in.max_bytes; s *= 2) {
+      for (std::uint64_t s : sweep_sizes(in.min_bytes, in.max_bytes, 2)) {
         const Bytes b{s};
         const sim::PricedCollective d = nccl_default.price(op, b);
         const std::string da = plugin_algorithm(d.algorithm->name(), n);
@@ -107,10 +102,8 @@ TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in
         const std::uint64_t lo = prev == 0 ? 0 : prev + 1;
         prev = s;
         if (!best || !dflt || (best->algorithm == dflt->algorithm && best->protocol == dflt->protocol) ||
-            best->time_us > dflt->time_us * (1 - in.min_gain)) {
-          if (s > in.max_bytes / 2) break;
+            best->time_us > dflt->time_us * (1 - in.min_gain))
           continue;
-        }
         const std::string why = std::to_string(n) + " node(s), " + op_name + " " + std::to_string(s) + " B: fitted " +
                                 best->algorithm + "/" + best->protocol + " " + fmt("%.1f", best->time_us) + " us vs default " +
                                 dflt->algorithm + "/" + dflt->protocol + " " + fmt("%.1f", dflt->time_us) + " us";
@@ -123,25 +116,10 @@ TunerExport export_nccl_tuner(const Catalog& catalog, const TunerExportInput& in
         } else {
           rows.push_back(TunerRow{plugin_collective(op), best->algorithm, best->protocol, lo, s, n, n * gpn, why});
         }
-        if (s > in.max_bytes / 2) break;
       }
     }
   }
   return out;
 }
 
-std::string tuner_csv(const TunerExport& e)
-{
-  std::string out;
-  // plugin.c reads lines into a 256-byte buffer: a longer comment's rest would be read as a line.
-  for (const std::string& h : e.header) out += "# " + h.substr(0, 240) + "\n";
-  if (e.rows.empty()) out += "# no size range where the fitted choice differs from NCCL's default: nothing to override\n";
-  for (const TunerRow& r : e.rows) {
-    out += "# " + r.why.substr(0, 240) + "\n";
-    out += r.collective + "," + std::to_string(r.min_bytes) + "," + std::to_string(r.max_bytes) + "," + r.algorithm + "," +
-           r.protocol + ",-1," + std::to_string(r.nodes) + "," + std::to_string(r.ranks) + ",-1,-1\n";
-  }
-  return out;
-}
-
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

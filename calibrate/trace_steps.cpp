@@ -1,12 +1,12 @@
-#include "app/input/trace_steps.hpp"
+#include "calibrate/trace_steps.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "app/input/trace_index.hpp"
+#include "calibrate/trace_index.hpp"
 #include "core/error.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 namespace {
 
 bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
@@ -206,4 +206,4 @@ std::vector<StepParts> split_steps(const KinetoTrace& trace)
   return out;
 }
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

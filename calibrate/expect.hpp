@@ -1,5 +1,7 @@
 // `ddpsim expect` (issue 20): the nccl-tests bus bandwidth a cluster should reach, per size and node
 // count, as p10/p50/p90 with where the numbers come from, and the check of a fresh log against it.
+// The printed table and JSON are app/output/expect_report.hpp; the profile is resolved by the app
+// (app/input/profile_io.hpp, the one default rule) and handed in here as data.
 //
 // The model is the CollectiveModel `ddpsim collective` uses (analytical, idle network), with the
 // instance's profile (the shipped one, a given file, or none: the catalog alone). The spread:
@@ -14,19 +16,27 @@
 #include <string>
 #include <vector>
 
-#include "app/input/catalog_loader.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/profile.hpp"
+#include "sim/study/scenario.hpp"
+#include "topology/instance.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 struct ExpectInput {
-  std::string instance;
+  std::string instance;             // as the user named it
   std::vector<int> nodes;
   int gpus_per_node = 0;            // 0: all of the instance's
   std::string op = "all_reduce";
-  std::string profile;              // "": the shipped one if any; "none": catalog alone; else a file
   std::vector<std::uint64_t> sizes;
+};
+
+// What the expectation stands on: the catalog's instance and [assume] ranges, and the profile.
+struct ExpectBasis {
+  InstanceSpec instance;
+  std::vector<sim::AssumedRange> assumed;  // the catalog's for this instance (Catalog::assumed_for)
+  sim::Profile profile;
+  std::string profile_name;                // "": the catalog alone
 };
 
 struct ExpectRow {
@@ -46,7 +56,7 @@ struct Expectation {
 
 class Expecter {
  public:
-  Expecter(const Catalog& catalog, const ExpectInput& in);
+  Expecter(const ExpectBasis& basis, const ExpectInput& in);
   ExpectRow at(int nodes, std::uint64_t bytes) const;
   const Expectation& header() const { return header_; }
 
@@ -59,7 +69,7 @@ class Expecter {
   Expectation header_;
 };
 
-Expectation expect_busbw(const Catalog& catalog, const ExpectInput& in);
+Expectation expect_busbw(const ExpectBasis& basis, const ExpectInput& in);
 
 // One verdict per row of a fresh nccl-tests log: "slow" below p10, "fast" above p90, else "pass"
 // (the log's printed rounding counts in its favour).
@@ -69,10 +79,6 @@ struct CheckRow {
   int line = 0;
   std::string verdict;
 };
-std::vector<CheckRow> check_log(const Catalog& catalog, ExpectInput in, const calibrate::NcclLog& log, Expectation& header);
+std::vector<CheckRow> check_log(const ExpectBasis& basis, ExpectInput in, const NcclLog& log, Expectation& header);
 
-std::string expect_table(const Expectation& e);
-std::string expect_json(const Expectation& e, const std::vector<CheckRow>* check);
-std::string check_table(const Expectation& e, const std::vector<CheckRow>& rows, const std::string& log_file);
-
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "app/input/kineto_events.hpp"
+#include "calibrate/trace_events.hpp"
 
-namespace ddpsim::app {
+namespace ddpsim::calibrate {
 
 struct StepLayer {
   std::string name;
@@ -55,4 +55,4 @@ struct StepParts {
 // Every ProfilerStep#N of the trace (all of it as one step when there are none), in time order.
 std::vector<StepParts> split_steps(const KinetoTrace& trace);
 
-}  // namespace ddpsim::app
+}  // namespace ddpsim::calibrate

@@ -1,0 +1,36 @@
+// `ddpsim collective`'s numbers (its tables are app/cli/cmd_collective.cpp): an nccl-tests sweep
+// predicted size by size, each collective alone on an idle network (the CollectiveModel and a
+// network backend), optionally beside the rows of a measured log. Also the sweep's sizes, which
+// `ddpsim expect` uses too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "calibrate/nccl_log.hpp"
+#include "sim/network/collective_model.hpp"
+
+namespace ddpsim::calibrate {
+
+struct SweepRow {
+  std::uint64_t bytes = 0;
+  double time_us = 0, algbw = 0, busbw = 0;  // GB/s; 0 where nothing moves (one rank)
+  std::string algorithm, protocol;           // protocol "-" for algorithms NCCL does not run
+  double measured_us = 0, measured_busbw = 0;  // beside a log
+};
+
+// nccl-tests' sizes: lo, lo x factor, ... up to hi.
+std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, std::uint64_t factor);
+
+// Each size of `sizes` on `ranks` ranks. A size that drives the time past the clock is a
+// UserError naming `size_field` (the option that asked for it).
+std::vector<SweepRow> predict_sweep(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
+                                    int ranks, const std::vector<std::uint64_t>& sizes, const std::string& size_field);
+
+// Every row of `log` predicted, with its measured time and busbw; the log must have `ranks` ranks
+// (else a UserError at its first row).
+std::vector<SweepRow> compare_log(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
+                                  int ranks, const NcclLog& log, const std::string& field);
+
+}  // namespace ddpsim::calibrate
