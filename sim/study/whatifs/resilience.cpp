@@ -156,28 +156,18 @@ WhatIfResult run_resilience(const ResilienceSpec& rs, const WhatIfInput& in)
   x.expected_cost_usd = r.price_usd_per_hour * r.nodes * x.expected_total_time_s / 3600.0;
   const WhatIfValue null{std::monostate{}};
   auto if_fits = [&](double v) { return r.fits ? WhatIfValue(v) : null; };
+  // ResilienceResult's fields by name (resilience.hpp), the JSON's order.
   WhatIfResult out{"resilience",
-                   {{"node_mtbf_s", x.node_mtbf_s},
-                    {"mtbf_source", x.mtbf_source},
-                    {"job_mtbf_s", x.job_mtbf_s},
-                    {"storage", x.storage},
-                    {"checkpoint_bytes", static_cast<std::int64_t>(x.checkpoint_bytes)},
-                    {"checkpoint_write_s", x.checkpoint_write_s},
-                    {"checkpoint_read_s", x.checkpoint_read_s},
-                    {"restart_s", x.restart_s},
-                    {"young_interval_s", x.young_interval_s},
-                    {"daly_interval_s", x.daly_interval_s},
-                    {"interval_s", x.interval_s},
-                    {"work_s", x.work_s},
+                   {{"node_mtbf_s", x.node_mtbf_s}, {"mtbf_source", x.mtbf_source}, {"job_mtbf_s", x.job_mtbf_s},
+                    {"storage", x.storage}, {"checkpoint_bytes", static_cast<std::int64_t>(x.checkpoint_bytes)},
+                    {"checkpoint_write_s", x.checkpoint_write_s}, {"checkpoint_read_s", x.checkpoint_read_s},
+                    {"restart_s", x.restart_s}, {"young_interval_s", x.young_interval_s},
+                    {"daly_interval_s", x.daly_interval_s}, {"interval_s", x.interval_s}, {"work_s", x.work_s},
                     {"expected_time_s", if_fits(x.expected_time_s)},
                     {"expected_total_time_s", if_fits(x.expected_total_time_s)},
-                    {"expected_failures", x.expected_failures},
-                    {"checkpoint_overhead_s", x.checkpoint_overhead_s},
-                    {"lost_s", x.lost_s},
-                    {"efficiency", x.efficiency},
-                    {"expected_cost_usd", if_fits(x.expected_cost_usd)},
-                    {"storage_survives", x.storage_survives},
-                    {"trials", std::int64_t{x.trials}}},
+                    {"expected_failures", x.expected_failures}, {"checkpoint_overhead_s", x.checkpoint_overhead_s},
+                    {"lost_s", x.lost_s}, {"efficiency", x.efficiency}, {"expected_cost_usd", if_fits(x.expected_cost_usd)},
+                    {"storage_survives", x.storage_survives}, {"trials", std::int64_t{x.trials}}},
                    {}};
   if (x.trials > 0 && r.fits) {
     out.fields.push_back({"monte_carlo.trials", std::int64_t{x.trials}});
