@@ -5,6 +5,7 @@
 #include "app/input/catalog_loader.hpp"
 #include "sim/step/model_zoo.hpp"
 #include "sim/study/scenario.hpp"
+#include "sim/study/whatifs/stragglers.hpp"
 
 using namespace ddpsim;
 
@@ -28,11 +29,13 @@ sim::ScenarioSpec resnet50_p4d(int nodes)
 void BM_OneStraggler16k(benchmark::State& state)
 {
   sim::ScenarioSpec spec = resnet50_p4d(2048);
-  spec.stragglers.emplace().rank_factor[5] = 1.2;
+  sim::StragglerSpec s;
+  s.rank_factor[5] = 1.2;
+  spec.whatifs.push_back(sim::stragglers_whatif(s));
   sim::RunOptions opt;
   opt.engine = static_cast<sim::EngineKind>(state.range(0));
   double slowdown = 0;
-  for (auto _ : state) slowdown = sim::run_scenario(spec, opt).results.at(0).stragglers->slowdown;
+  for (auto _ : state) slowdown = sim::run_scenario(spec, opt).results.at(0).whatif("stragglers")->number("slowdown");
   state.counters["gpus"] = 16384;
   state.counters["slowdown"] = slowdown;
 }
@@ -46,12 +49,13 @@ BENCHMARK(BM_OneStraggler16k)
 void BM_Jitter1k100Steps(benchmark::State& state)
 {
   sim::ScenarioSpec spec = resnet50_p4d(128);
-  sim::StragglerSpec& s = spec.stragglers.emplace();
+  sim::StragglerSpec s;
   s.jitter_sigma = 0.05;
   s.clock_sigma = 0.01;
   s.steps = 100;
+  spec.whatifs.push_back(sim::stragglers_whatif(s));
   double p99 = 0;
-  for (auto _ : state) p99 = sim::run_scenario(spec).results.at(0).stragglers->step_p99_s;
+  for (auto _ : state) p99 = sim::run_scenario(spec).results.at(0).whatif("stragglers")->number("step_p99_s");
   state.counters["gpus"] = 1024;
   state.counters["step_p99_s"] = p99;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "calibrate/plausibility.hpp"
@@ -35,6 +36,31 @@ std::string joined(const std::vector<std::string>& v)
   return s;
 }
 
+// The first fit of `o` with a subset of `knobs` (largest first) that the rows determine and
+// `accept` keeps; none when no subset does.
+template <class Accept>
+std::optional<JobFit> fit_largest(const sim::ScenarioSpec& spec, JobFitOptions o, const std::vector<std::string>& knobs,
+                                  Accept accept)
+{
+  for (const std::vector<std::string>& subset : subsets_largest_first(knobs)) {
+    o.knobs = subset;
+    try {
+      JobFit f = fit_job(spec, o);
+      if (accept(f)) return f;
+    } catch (const UserError&) {
+      // these rows cannot determine these knobs: try fewer
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> names(const JobFit& f)
+{
+  std::vector<std::string> out;
+  for (const FittedKnob& k : f.knobs) out.push_back(k.name);
+  return out;
+}
+
 }  // namespace
 
 ExtrapolationError extrapolation_error(const sim::ScenarioSpec& spec, const JobFitOptions& options, const JobFit& fit)
@@ -52,26 +78,18 @@ ExtrapolationError extrapolation_error(const sim::ScenarioSpec& spec, const JobF
     JobFitOptions o = options;
     o.fit_on_nodes.assign(fitted_nodes.begin(), fitted_nodes.lower_bound(target.obs.nodes));
     const int reach_from = o.fit_on_nodes.back();
-    for (const std::vector<std::string>& knobs : subsets_largest_first(options.knobs)) {
-      o.knobs = knobs;
-      JobFit forward;
-      try {
-        forward = fit_job(spec, o);
-      } catch (const UserError&) {
-        continue;  // these rows cannot determine these knobs: try fewer
-      }
-      DDPSIM_CHECK(forward.rows.size() == fit.rows.size(), "extrapolation: a forward fit saw different rows");
-      const double e = std::log(forward.rows[i].predicted / target.obs.value);
-      const double d = std::log2(static_cast<double>(target.obs.nodes) / reach_from);
-      if (!std::isfinite(e) || !(d > 0)) break;
-      sum += e * e / d;
-      ++out.rows;
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "nodes %d from %d (%s): %+.1f%%", target.obs.nodes, reach_from, joined(knobs).c_str(),
-                    (std::exp(e) - 1) * 100);
-      out.from += (out.from.empty() ? "forward fits: " : "; ") + std::string(buf);
-      break;
-    }
+    const std::optional<JobFit> forward = fit_largest(spec, o, options.knobs, [](const JobFit&) { return true; });
+    if (!forward) continue;
+    DDPSIM_CHECK(forward->rows.size() == fit.rows.size(), "extrapolation: a forward fit saw different rows");
+    const double e = std::log(forward->rows[i].predicted / target.obs.value);
+    const double d = std::log2(static_cast<double>(target.obs.nodes) / reach_from);
+    if (!std::isfinite(e) || !(d > 0)) continue;
+    sum += e * e / d;
+    ++out.rows;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "nodes %d from %d (%s): %+.1f%%", target.obs.nodes, reach_from, joined(names(*forward)).c_str(),
+                  (std::exp(e) - 1) * 100);
+    out.from += (out.from.empty() ? "forward fits: " : "; ") + std::string(buf);
   }
   if (out.rows > 0) out.ln_sd_per_doubling = std::sqrt(sum / out.rows);
   return out;
@@ -85,29 +103,18 @@ PlausibleAlternative plausible_alternative(const sim::ScenarioSpec& spec, const 
     (knob_warning(k.name, k.value, k.start).empty() ? kept : out.without).push_back(k.name);
   if (out.without.empty()) return out;
   out.how = "the fit without " + joined(out.without) + ": ";
-  if (!kept.empty())
-    for (const std::vector<std::string>& knobs : subsets_largest_first(kept)) {
-      JobFitOptions o = options;
-      o.knobs = knobs;
-      JobFit refit;
-      try {
-        refit = fit_job(spec, o);
-      } catch (const UserError&) {
-        continue;  // the rows cannot determine these knobs: try fewer
-      }
-      bool plausible = true;
-      for (const FittedKnob& k : refit.knobs) plausible = plausible && knob_warning(k.name, k.value, k.start).empty();
-      if (!plausible) continue;
-      for (const FittedKnob& k : refit.knobs) {
-        out.knobs.push_back(k.name);
-        out.values.push_back(k.value);
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%s%s %.4g", out.knobs.size() > 1 ? ", " : "", k.name.c_str(), k.value);
-        out.how += buf;
-      }
-      out.how += " (refitted on the same rows)";
-      return out;
+  const auto plausible = [](const JobFit& f) { return job_warnings(f).empty(); };
+  if (const std::optional<JobFit> refit = kept.empty() ? std::nullopt : fit_largest(spec, options, kept, plausible)) {
+    for (const FittedKnob& k : refit->knobs) {
+      out.knobs.push_back(k.name);
+      out.values.push_back(k.value);
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%s%s %.4g", out.knobs.size() > 1 ? ", " : "", k.name.c_str(), k.value);
+      out.how += buf;
     }
+    out.how += " (refitted on the same rows)";
+    return out;
+  }
   out.how += "no plausible refit of the other knobs; the scenario as written";
   return out;
 }

@@ -79,7 +79,7 @@ run_one() {
   local pid=$! over=0
   while kill -0 "$pid" 2>/dev/null; do
     local child rss
-    child=$(pgrep -P "$pid" -x "$t" | head -1 || true)
+    child=$(pgrep -P "$pid" -x "${t:0:15}" | head -1 || true)  # the kernel keeps 15 characters of a name
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/${child:-$pid}/status" 2>/dev/null || echo 0)
     if [ "${rss:-0}" -gt $(( rss_limit_mb * 1024 )) ] && [ $over = 0 ]; then
       over=1

@@ -207,7 +207,7 @@ class ScenarioCommand final : public Command {
     if (run.per_rank) report.notes.push_back("--per-rank: every rank simulated as its own rank class, none folded");
     if (!opt_.trace.empty()) {
       const sim::ConfigResult& shown = traced(report, run);
-      if (shown.stragglers) add_straggler_steps(timeline, *shown.stragglers);  // issue 20
+      for (const sim::WhatIfResult& w : shown.whatifs) add_whatif_steps(timeline, w);  // issue 20
       TraceLayout layout{shown.nodes, shown.gpus / std::max(1, shown.nodes)};
       if (opt_.trace_all_nodes) layout.max_nodes = shown.nodes;
       write_output(opt_.trace, chrome_trace_json(timeline, {{"algorithm", shown.algorithm},

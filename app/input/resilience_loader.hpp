@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/input/yaml_reader.hpp"
-#include "sim/study/resilience.hpp"
+#include "sim/study/whatifs/resilience.hpp"
 
 namespace ddpsim::app {
 

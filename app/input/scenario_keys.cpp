@@ -1,14 +1,19 @@
 #include "app/input/scenario_keys.hpp"
 
+#include <algorithm>
+
+#include "app/whatifs/whatif_view.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::app {
 
-const KeyTable& scenario_key_table()
+namespace {
+
+KeyTable fixed_keys()
 {
-  static const KeyTable table{
+  return {
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
-            "observed", "resilience", "compiler", "stragglers", "calibration", "overheads", "software"}},
+            "observed", "compiler", "calibration", "overheads", "software"}},
       {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group"}},
       {"software", {"nccl", "aws_ofi_nccl", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings"}},
       {"cluster.fabric",
@@ -36,18 +41,32 @@ const KeyTable& scenario_key_table()
       {"communication", {"algorithm", "nccl_algo", "nccl_proto", "tuner", "profile"}},
       {"observed", {"source", "minutes", "rows"}},
       {"observed.rows[]", {"nodes", "gpus_per_node", "framework", "instance", "total", "step_time", "samples_per_s", "source"}},
-      {"resilience", {"node_mtbf", "gpu_mtbf", "mtbf_source", "checkpoint", "restart", "requeue", "monte_carlo"}},
-      {"resilience.checkpoint", {"every", "storage", "writers", "size"}},
-      {"resilience.checkpoint.storage",
-       {"description", "capacity", "per_unit_throughput", "write_per_client", "read_per_client", "write_aggregate",
-        "read_aggregate", "part_size", "put_per_s", "get_per_s", "survives_node_loss", "kind"}},
-      {"resilience.monte_carlo", {"trials", "seed"}},
       {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
       {"overheads",
        {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
         "horovod_negotiation"}},
-      {"stragglers", {"steps_simulated", "seed", "ranks", "nodes", "slow_loader", "clock_sigma", "jitter_sigma"}},
   };
+}
+
+}  // namespace
+
+const KeyTable& scenario_key_table()
+{
+  // The what-ifs' sections (each after the key it names) and keys as each declares them (app/whatifs/).
+  static const KeyTable table = [] {
+    KeyTable t = fixed_keys();
+    std::vector<std::string>& root = t.front().second;
+    for (const WhatIfView* v : whatif_views()) {
+      auto at = std::find(root.begin(), root.end(), v->section_after);
+      at = at == root.end() ? at : at + 1;
+      while (at != root.end() && std::any_of(whatif_views().begin(), whatif_views().end(),
+                                             [&](const WhatIfView* w) { return w->name == *at; }))
+        ++at;  // after the what-ifs placed there already (file-name order)
+      root.insert(at, v->name);
+    }
+    for (const WhatIfView* v : whatif_views()) t.insert(t.end(), v->keys.begin(), v->keys.end());
+    return t;
+  }();
   return table;
 }
 

@@ -15,9 +15,8 @@
 #include "app/input/scenario_sections.hpp"
 #include "app/input/compiler_loader.hpp"    // issue 12
 #include "app/input/degraded_loader.hpp"    // issue 12
-#include "app/input/resilience_loader.hpp"  // issue 12
-#include "app/input/stragglers_loader.hpp"  // issue 12
 #include "app/input/trace_loader.hpp"       // issue 19
+#include "app/whatifs/whatif_view.hpp"       // issue 17
 #include "sim/network/backends.hpp"
 
 namespace ddpsim::app {
@@ -139,10 +138,12 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
   section("overheads", false, [&](const YAML::Node& n) { read_overheads(r, n, s.overheads); });  // issue 9
   section("observed", false, [&](const YAML::Node& n) { read_observed(r, n, s); });
-  // What-if (issue 12): failures and checkpoints.
-  section("resilience", false, [&](const YAML::Node& n) { read_resilience(r, n, s.resilience.emplace()); });
+  // What-ifs (issue 12): extra compiled rows here; the others' sections below (app/whatifs/).
   section("compiler", false, [&](const YAML::Node& n) { read_compiler(r, n, s.training, s.compiler.emplace()); });
-  section("stragglers", false, [&](const YAML::Node& n) { read_stragglers(r, n, s.stragglers.emplace()); });
+  for (const WhatIfView* v : whatif_views())  // issue 17: every what-if of app/whatifs/
+    section(v->name.c_str(), false, [&](const YAML::Node& n) {
+      if (auto w = v->parse(r, n, s)) s.whatifs.push_back(std::move(w));
+    });
   // A job profile from `ddpsim calibrate job`, relative to the scenario file; loaded below and
   // applied by the twin (sim/study/twin.hpp) so that the uncalibrated prediction can be shown beside it.
   if (auto c = r.string(root, "", "calibration", false)) {

@@ -9,6 +9,7 @@
 #include "app/output/report.hpp"
 #include "app/output/svg.hpp"
 #include "app/output/text_format.hpp"
+#include "app/whatifs/whatif_view.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -76,40 +77,28 @@ const char* const kTimelineNote =
     "Each tick is the moment backward produced a bucket's gradients; each bar is its reduction as the "
     "collective model priced it (JSON: buckets[].ready_s, start_s, time_s).";
 
-// Issue 12's what-ifs, when the scenario asks for them: stragglers and jitter (step p50/p99 and
-// the sync wait over K simulated steps) and failures with checkpoints (expected time and cost).
+// The what-ifs, when the scenario asks for them: those of app/whatifs/ (issue 17: failures and
+// checkpoints, stragglers and jitter, ...) from the columns each declares.
 std::string whatif_sections(const sim::ScenarioReport& rep)
 {
-  std::string out, stragglers, failures;
-  for (const sim::ConfigResult& r : rep.results) {
-    if (const auto& s = r.stragglers)
-      stragglers += row({name(r), std::to_string(s->ranks), std::to_string(s->steps), human_time(s->nominal_step_s),
-                         human_time(s->step_p50_s), human_time(s->step_p99_s), fmt("%.3fx", s->slowdown),
-                         human_time(s->sync_wait_mean_s), human_time(s->sync_wait_max_s)},
-                        {0});
-    if (const auto& f = r.resilience)
-      failures += row({name(r), human_time(f->job_mtbf_s), f->storage, human_time(f->checkpoint_write_s),
-                       human_time(f->interval_s), human_time(f->work_s),
-                       r.fits ? human_time(f->expected_total_time_s) : "does not fit", fmt("%.2f", f->expected_failures),
-                       fmt("%.1f%%", f->efficiency * 100), r.fits ? fmt("$%.2f", f->expected_cost_usd) : "-"},
-                      {0, 2}, false, r.fits ? "" : "bad");
+  std::string out;
+  std::vector<const WhatIfView*> views = whatif_views();
+  std::stable_sort(views.begin(), views.end(), [](const WhatIfView* a, const WhatIfView* b) { return a->html_order < b->html_order; });
+  for (const WhatIfView* v : views) {
+    std::string rows;
+    std::set<std::size_t> left{0};
+    for (std::size_t i = 0; i < v->html.size(); ++i)
+      if (v->html[i].show == Show::text) left.insert(i + 1);
+    for (const sim::ConfigResult& r : rep.results)
+      if (const sim::WhatIfResult* x = r.whatif(v->name)) {
+        std::vector<std::string> cells{name(r)};
+        for (const WhatIfColumn& c : v->html) cells.push_back(whatif_cell(*x, c, human_time));
+        rows += row(cells, left, false, v->html_grey_unfit && !r.fits ? "bad" : "");
+      }
+    std::vector<std::string> heads{"configuration"};
+    for (const WhatIfColumn& c : v->html) heads.push_back(c.head);
+    if (!rows.empty()) out += section(v->html_heading, "<table>\n" + row(heads, left, true) + rows + "</table>\n", v->html_note);
   }
-  if (!stragglers.empty())
-    out += section("What-if: stragglers and jitter",
-                   "<table>\n" + row({"configuration", "ranks", "steps", "nominal step", "step p50", "step p99", "slowdown",
-                                     "sync wait mean", "sync wait max"},
-                                    {0}, true) +
-                       stragglers + "</table>\n",
-                   "Every rank simulated with its own speed over the steps; sync wait = how long a rank's last bucket "
-                   "waited for the slowest rank's gradients (docs/whatif.md).");
-  if (!failures.empty())
-    out += section("What-if: failures and checkpoints",
-                   "<table>\n" + row({"configuration", "job MTBF", "storage", "checkpoint write", "interval",
-                                     "failure-free", "expected", "failures", "ETTR", "expected cost"},
-                                    {0, 2}, true) +
-                       failures + "</table>\n",
-                   "expected = start-up + Daly's expected wall time with checkpoints every interval; ETTR = "
-                   "failure-free time / expected time (docs/whatif.md).");
   return out;
 }
 

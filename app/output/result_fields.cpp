@@ -17,7 +17,6 @@ Json opt(const std::optional<double>& v) { return v ? Json(*v) : kAbsent; }
 Json if_fits(const R& r, double v) { return r.fits ? Json(v) : Json(); }  // a row that does not fit cannot run: null
 Json band(const R::Band& b, bool high) { return b.set ? Json(high ? b.p90 : b.p10) : kAbsent; }
 std::string g(double v) { return fmt("%.9g", v); }
-std::string g_or_empty(const std::optional<double>& v) { return v ? g(*v) : ""; }
 double rel(double predicted, double observed) { return (predicted - observed) / observed; }
 
 // A CSV cell (RFC 4180): printable (one line, valid UTF-8), quoted when it holds a comma or quote.
@@ -53,55 +52,9 @@ Json buckets_json(const R& r)
   return out;
 }
 
-// `fits`: a configuration that does not fit in memory cannot run, so its expected time and cost are
-// null like the main row's total and cost (the failure model's inputs stay for reference).
-Json resilience_json(const sim::ResilienceResult& x, bool fits)
-{
-  Json o{{"node_mtbf_s", x.node_mtbf_s}, {"mtbf_source", x.mtbf_source}, {"job_mtbf_s", x.job_mtbf_s},
-         {"storage", x.storage}, {"checkpoint_bytes", x.checkpoint_bytes}, {"checkpoint_write_s", x.checkpoint_write_s},
-         {"checkpoint_read_s", x.checkpoint_read_s}, {"restart_s", x.restart_s}, {"young_interval_s", x.young_interval_s},
-         {"daly_interval_s", x.daly_interval_s}, {"interval_s", x.interval_s}, {"work_s", x.work_s},
-         {"expected_time_s", x.expected_time_s}, {"expected_total_time_s", x.expected_total_time_s},
-         {"expected_failures", x.expected_failures}, {"checkpoint_overhead_s", x.checkpoint_overhead_s},
-         {"lost_s", x.lost_s}, {"efficiency", x.efficiency}, {"expected_cost_usd", x.expected_cost_usd}};
-  if (!fits)
-    for (const char* k : {"expected_time_s", "expected_total_time_s", "expected_cost_usd"}) o[k] = nullptr;
-  if (x.trials > 0 && fits)
-    o["monte_carlo"] = {{"trials", x.trials}, {"mean_s", x.mc_mean_s}, {"p10_s", x.mc_p10_s}, {"p50_s", x.mc_p50_s},
-                        {"p90_s", x.mc_p90_s}};
-  return o;
-}
-
-Json stragglers_json(const R& r)
-{
-  const auto& x = r.stragglers;
-  if (!x) return kAbsent;
-  return Json{{"steps_simulated", x->steps},           {"nominal_step_s", x->nominal_step_s},
-              {"step_mean_s", x->step_mean_s},         {"step_p50_s", x->step_p50_s},
-              {"step_p99_s", x->step_p99_s},           {"slowdown", x->slowdown},
-              {"sync_wait_mean_s", x->sync_wait_mean_s}, {"sync_wait_max_s", x->sync_wait_max_s},
-              {"total_time_s", r.startup_s + x->step_mean_s * static_cast<double>(r.steps)}};
-}
-
-// A straggler or resilience CSV cell: empty where the row has no such what-if.
-template <class F>
-std::function<std::string(const R&)> straggler(F f)
-{
-  return [f](const R& r) { return r.stragglers ? g(f(*r.stragglers)) : std::string(); };
-}
-std::function<std::string(const R&)> resilience(std::function<std::optional<double>(const R&, const sim::ResilienceResult&)> f)
-{
-  return [f](const R& r) { return r.resilience ? g_or_empty(f(r, *r.resilience)) : std::string(); };
-}
-// Monte Carlo wall times (with start-up) only where trials ran and the row fits.
-std::optional<double> mc(const R& r, const sim::ResilienceResult& x, double v)
-{
-  return x.trials > 0 && r.fits ? std::optional<double>(v + r.startup_s) : std::nullopt;
-}
-
 using G = CsvGroup;
 
-std::vector<ResultField> make_fields()
+std::vector<ResultField> base_fields()
 {
   auto num = [](double R::*m) { return [m](const R& r) { return Json(r.*m); }; };
   return {
@@ -176,10 +129,8 @@ std::vector<ResultField> make_fields()
       {"fit", "", [](const R& r) { return r.fit_role.empty() ? kAbsent : Json(r.fit_role); }, 44,
        [](const R& r) { return r.fit_role; }, G::observed},
       {"simulated", "", [](const R& r) { return r.simulated.empty() ? kAbsent : Json(r.simulated); }},
-      {"resilience", "", [](const R& r) { return r.resilience ? resilience_json(*r.resilience, r.fits) : kAbsent; }},  // issue 12
       {"degraded", "", [](const R& r) { return r.degraded.empty() ? kAbsent : Json(r.degraded); }, 40,
        [](const R& r) { return "\"" + join(r.degraded, "; ") + "\""; }, G::degraded},
-      {"stragglers", "", stragglers_json},
       {"compiler", "",
        [](const R& r) {
          return r.compiler.empty() ? kAbsent
@@ -187,28 +138,6 @@ std::vector<ResultField> make_fields()
                                           {"memory_scale", r.compiler_memory_scale}};
        },
        41, [](const R& r) { return r.compiler; }, G::compiler},
-      // CSV only: the what-ifs' headline numbers (JSON has them in the objects above).
-      {"straggler_step_p50_s", "s", nullptr, 45, straggler([](const auto& x) { return x.step_p50_s; }), G::stragglers},
-      {"straggler_step_p99_s", "s", nullptr, 46, straggler([](const auto& x) { return x.step_p99_s; }), G::stragglers},
-      {"straggler_step_mean_s", "s", nullptr, 47, straggler([](const auto& x) { return x.step_mean_s; }), G::stragglers},
-      {"sync_wait_mean_s", "s", nullptr, 48, straggler([](const auto& x) { return x.sync_wait_mean_s; }), G::stragglers},
-      {"job_mtbf_s", "s", nullptr, 50, resilience([](const R&, const auto& x) { return std::optional(x.job_mtbf_s); }), G::resilience},
-      {"checkpoint_write_s", "s", nullptr, 51,
-       resilience([](const R&, const auto& x) { return std::optional(x.checkpoint_write_s); }), G::resilience},
-      {"restart_s", "s", nullptr, 52, resilience([](const R&, const auto& x) { return std::optional(x.restart_s); }), G::resilience},
-      {"checkpoint_interval_s", "s", nullptr, 53,
-       resilience([](const R&, const auto& x) { return std::optional(x.interval_s); }), G::resilience},
-      {"expected_total_time_s", "s", nullptr, 54,
-       resilience([](const R& r, const auto& x) { return r.fits ? std::optional(x.expected_time_s + r.startup_s) : std::nullopt; }),
-       G::resilience},
-      {"expected_failures", "", nullptr, 55,
-       resilience([](const R&, const auto& x) { return std::optional(x.expected_failures); }), G::resilience},
-      {"expected_cost_usd", "USD", nullptr, 56,
-       resilience([](const R& r, const auto& x) { return r.fits ? std::optional(x.expected_cost_usd) : std::nullopt; }),
-       G::resilience},
-      {"mc_p10_s", "s", nullptr, 57, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p10_s); }), G::resilience},
-      {"mc_p50_s", "s", nullptr, 58, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p50_s); }), G::resilience},
-      {"mc_p90_s", "s", nullptr, 59, resilience([](const R& r, const auto& x) { return mc(r, x, x.mc_p90_s); }), G::resilience},
   };
 }
 
@@ -224,15 +153,14 @@ std::string cell_of(const Json& v)
   return "";
 }
 
-bool in_group(const R& r, CsvGroup group)
+bool in_group(const R& r, const ResultField& f)
 {
-  switch (group) {
+  switch (f.group) {
+    case G::whatif: return r.whatif(f.whatif) != nullptr;
     case G::base: return true;
     case G::degraded: return !r.degraded.empty();
     case G::compiler: return !r.compiler.empty();
     case G::observed: return r.observed_step_s || r.observed_samples_per_s || !r.fit_role.empty();
-    case G::stragglers: return r.stragglers.has_value();
-    case G::resilience: return r.resilience.has_value();
   }
   return false;
 }
@@ -241,8 +169,20 @@ bool in_group(const R& r, CsvGroup group)
 
 const std::vector<ResultField>& result_fields()
 {
-  static const std::vector<ResultField> fields = make_fields();
+  static const std::vector<ResultField> fields = [] {
+    std::vector<ResultField> all = base_fields();
+    add_whatif_fields(all);
+    return all;
+  }();
   return fields;
+}
+
+const ResultField& result_field(std::string_view name)
+{
+  const auto& all = result_fields();
+  const auto f = std::find_if(all.begin(), all.end(), [&](const ResultField& x) { return x.name == name; });
+  DDPSIM_CHECK(f != all.end(), "no result field " + std::string(name));
+  return *f;
 }
 
 std::string fit_note(const sim::ConfigResult& r)
@@ -262,10 +202,9 @@ Json result_json(const sim::ConfigResult& r)
 void put_result_fields(Json& o, const sim::ConfigResult& r, std::initializer_list<std::string_view> names)
 {
   for (std::string_view name : names) {
-    const auto& all = result_fields();
-    const auto f = std::find_if(all.begin(), all.end(), [&](const ResultField& x) { return x.name == name; });
-    DDPSIM_CHECK(f != all.end() && f->json, "no JSON result field " + std::string(name));
-    if (Json v = f->json(r); !v.is_discarded()) o[f->name] = std::move(v);
+    const ResultField& f = result_field(name);
+    DDPSIM_CHECK(f.json != nullptr, "no JSON result field " + std::string(name));
+    if (Json v = f.json(r); !v.is_discarded()) o[f.name] = std::move(v);
   }
 }
 
@@ -273,7 +212,7 @@ std::string results_csv(const std::vector<sim::ConfigResult>& rows)
 {
   std::vector<const ResultField*> cols;
   for (const ResultField& f : result_fields())
-    if (f.csv > 0 && (f.group == G::base || std::any_of(rows.begin(), rows.end(), [&](const R& r) { return in_group(r, f.group); })))
+    if (f.csv > 0 && (f.group == G::base || std::any_of(rows.begin(), rows.end(), [&](const R& r) { return in_group(r, f); })))
       cols.push_back(&f);
   std::stable_sort(cols.begin(), cols.end(), [](const ResultField* a, const ResultField* b) { return a->csv < b->csv; });
   std::string out;

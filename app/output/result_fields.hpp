@@ -3,7 +3,8 @@
 // the column's place. Every writer of result rows (scenario JSON and CSV, the plan's and the
 // shared fabric's JSON rows) takes its keys and values from here, so a result field added to
 // ConfigResult is shown by adding one row to the list in result_fields.cpp (issue 17, item 5).
-// The terminal and HTML tables choose and format their columns for people (scenario_columns.hpp).
+// The terminal and HTML tables choose and format their columns for people and take each value
+// from this list by name (scenario_columns.cpp).
 #pragma once
 
 #include <functional>
@@ -20,7 +21,8 @@ namespace ddpsim::app {
 using Json = nlohmann::ordered_json;
 
 // CSV columns shown only when some row has them (what-ifs, observations); `base`: always.
-enum class CsvGroup { base, degraded, compiler, observed, stragglers, resilience };
+// `whatif`: the what-if named in ResultField::whatif (app/whatifs/).
+enum class CsvGroup { base, degraded, compiler, observed, whatif };
 
 struct ResultField {
   std::string name;  // JSON key and CSV column
@@ -30,12 +32,20 @@ struct ResultField {
   std::function<Json(const sim::ConfigResult&)> json;
   int csv = 0;  // place among the CSV columns (ascending); 0: not a CSV column
   // The CSV cell where it is not the JSON value printed (numbers %.9g, text RFC 4180, null empty).
-  std::function<std::string(const sim::ConfigResult&)> cell;
+  std::function<std::string(const sim::ConfigResult&)> cell{};
   CsvGroup group = CsvGroup::base;
+  std::string whatif{};  // CsvGroup::whatif: its name
 };
 
-// Every field, in JSON key order.
+// Every field, in JSON key order; one by name (InternalError for a name not in the list).
 const std::vector<ResultField>& result_fields();
+const ResultField& result_field(std::string_view name);
+
+// A what-if's result field as JSON (a flag, count, number, text or series); InternalError when absent.
+Json whatif_json(const sim::WhatIfResult& x, const std::string& field);
+
+// Appends each what-if's JSON object (after the field its view names) and CSV columns (whatif_fields.cpp).
+void add_whatif_fields(std::vector<ResultField>& fields);
 
 // One row as a JSON object: every field, or (put_result_fields) the named ones in the order given.
 Json result_json(const sim::ConfigResult& r);

@@ -3,7 +3,8 @@
 // for the example scenarios (time, bound, total with its interval, speedup, cost and, where the
 // scenario has them, the uncalibrated and observed values, errors and fit roles); `wide` adds
 // throughput, the step's breakdown, efficiency, memory and every interval. Each time column has
-// one unit, named in its head. JSON and CSV carry every field whatever the table shows.
+// one unit, named in its head. Every value is taken by name from the one field list
+// (result_fields.hpp), so JSON and CSV carry what the table shows, and every field whatever it shows.
 #pragma once
 
 #include <string>

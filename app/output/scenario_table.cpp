@@ -58,8 +58,7 @@ std::string scenario_table(const sim::ScenarioReport& rep, bool wide)
       for (std::size_t i = 0; i < r.degraded.size(); ++i) l += (i ? "; " : " ") + r.degraded[i];
       out += wrap_words(l, 118);
     }
-  out += resilience_table(rep, wide);
-  out += stragglers_table(rep, wide);
+  out += whatif_tables(rep, wide);
   return out;
 }
 

@@ -8,6 +8,10 @@ namespace ddpsim::app {
 
 namespace {
 
+// The link class of a what-if's steps (add_whatif_steps): job-wide spans, shown once.
+const std::string kWhatIfTrack = "what-if ";
+bool whatif_track(const sim::Span& s) { return s.stream == sim::Stream::link && s.link_class.rfind(kWhatIfTrack, 0) == 0; }
+
 // The representative's spans (node 0, GPU 0) copied to every GPU of node n; node 0's link spans
 // copied to node n. Spans of other nodes are kept as they are.
 sim::Timeline replicate(const sim::Timeline& in, const TraceLayout& layout)
@@ -16,7 +20,7 @@ sim::Timeline replicate(const sim::Timeline& in, const TraceLayout& layout)
   sim::Timeline out;
   for (int n = 0; n < nodes; ++n)
     for (const sim::Span& s : in.spans) {
-      if (s.node != 0 || s.link_class == kStragglerTrack) {  // job-wide spans: once
+      if (s.node != 0 || whatif_track(s)) {  // job-wide spans: once
         if (n == 0) out.add(s);
         continue;
       }
@@ -35,7 +39,7 @@ std::string process_name(const sim::Span& s) { return "node " + std::to_string(s
 
 std::string track_name(const sim::Span& s)
 {
-  if (s.stream == sim::Stream::link && s.link_class == kStragglerTrack) return "steps with stragglers (last rank)";
+  if (whatif_track(s)) return "steps with " + s.link_class.substr(kWhatIfTrack.size()) + " (last rank)";
   if (s.stream == sim::Stream::link) return "link " + s.link_class;
   return "gpu" + std::to_string(std::max(0, s.gpu)) + " " + std::string(to_string(s.stream));
 }
@@ -88,19 +92,22 @@ std::string chrome_trace_json(const sim::Timeline& in, const std::vector<std::pa
   return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-void add_straggler_steps(sim::Timeline& timeline, const sim::StragglerResult& x)
+void add_whatif_steps(sim::Timeline& timeline, const sim::WhatIfResult& x)
 {
+  if (!x.find("step_s") || !x.find("nominal_step_s")) return;
+  const std::vector<double>& steps = x.series("step_s");
+  const double nominal = x.number("nominal_step_s");
   Time t{0};
   for (const sim::Span& s : timeline.spans) t = std::max(t, s.end);
-  for (std::size_t k = 0; k < x.step_s.size(); ++k) {
+  for (std::size_t k = 0; k < steps.size(); ++k) {
     sim::Span s;
     s.node = 0;
     s.stream = sim::Stream::link;
-    s.link_class = kStragglerTrack;
+    s.link_class = kWhatIfTrack + x.name;
     s.name = "step " + std::to_string(k + 1);
     s.start = t;
-    s.end = t = Time::from_seconds(t.seconds() + x.step_s[k]);
-    s.args = {{"step_ms", std::to_string(x.step_s[k] * 1e3)}, {"nominal_step_ms", std::to_string(x.nominal_step_s * 1e3)}};
+    s.end = t = Time::from_seconds(t.seconds() + steps[k]);
+    s.args = {{"step_ms", std::to_string(steps[k] * 1e3)}, {"nominal_step_ms", std::to_string(nominal * 1e3)}};
     timeline.add(std::move(s));
   }
 }

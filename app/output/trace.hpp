@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/engine/timeline.hpp"
-#include "sim/study/stragglers.hpp"
+#include "sim/study/whatifs/whatif.hpp"
 
 namespace ddpsim::app {
 
@@ -26,10 +26,10 @@ std::string chrome_trace_json(const sim::Timeline& timeline,
                               const std::vector<std::pair<std::string, std::string>>& extra_args = {},
                               const TraceLayout& layout = {});
 
-// Issue 20: the straggler what-if's simulated steps (sim/training/stragglers.hpp) after the nominal
-// iteration, one span per step on node 0's "steps with stragglers" track, so that a trace of a
-// configuration with stragglers lasts as long as the table says.
-inline constexpr const char* kStragglerTrack = "stragglers";
-void add_straggler_steps(sim::Timeline& timeline, const sim::StragglerResult& stragglers);
+// Issue 20: a what-if's simulated steps after the nominal iteration (one whose result has the
+// fields step_s, one per step, and nominal_step_s: e.g. stragglers, sim/study/whatifs/stragglers.hpp),
+// one span per step on node 0's "steps with NAME (last rank)" track, so that a trace of a
+// configuration with stragglers lasts as long as the table says. Nothing for other what-ifs.
+void add_whatif_steps(sim::Timeline& timeline, const sim::WhatIfResult& whatif);
 
 }  // namespace ddpsim::app

@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -51,6 +52,17 @@ class JsonWriter {
   void operator()(const std::pair<A, B>& p) { nested([&](JsonWriter& w) { w(p.first), w(p.second); }); }
   template <class T>
   void operator()(const std::vector<T>& v) { nested([&](JsonWriter& w) { for (const T& x : v) w(x); }); }
+  // A variant (a what-if field's value) as [its index, its value]; null (std::monostate) as [index].
+  template <class... T>
+  void operator()(const std::variant<T...>& v)
+  {
+    nested([&](JsonWriter& w) {
+      w(static_cast<std::uint64_t>(v.index()));
+      std::visit([&w](const auto& x) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, std::monostate>) w(x);
+      }, v);
+    });
+  }
   template <class T>
   requires std::is_class_v<T> && requires(const T& t, JsonWriter& w) { fields(t, w); } void operator()(const T& v)
   {
@@ -132,10 +144,29 @@ class JsonReader {
       while (!r.done()) r(v.emplace_back());
     });
   }
+  template <class... T>
+  void operator()(std::variant<T...>& v)
+  {
+    nested([&](JsonReader& r) {
+      std::uint64_t i = 0;
+      r(i);
+      if (i >= sizeof...(T)) r.fail("expected a value kind below " + std::to_string(sizeof...(T)));
+      r.alternative(v, i);
+    });
+  }
   template <class T>
   requires std::is_class_v<T> && requires(T& t, JsonReader& r) { fields(t, r); } void operator()(T& v)
   {
     nested([&](JsonReader& r) { fields(v, r); });
+  }
+  template <std::size_t I = 0, class... T>
+  void alternative(std::variant<T...>& v, std::uint64_t i)
+  {
+    if constexpr (I < sizeof...(T)) {
+      if (i != I) return alternative<I + 1>(v, i);
+      if constexpr (!std::is_same_v<std::variant_alternative_t<I, std::variant<T...>>, std::monostate>) (*this)(v.template emplace<I>());
+      else v.template emplace<I>();
+    }
   }
   bool done() const { return pos_ == in_.size(); }
   void finish() const

@@ -184,8 +184,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
                                         traits(cfg.framework).path == GradientPath::horovod_fusion ? horovod_fusion_threshold(fo) : Bytes{0},
                                         inst.gpu.memory, spec.training.amp, spec.training.activation_checkpointing});
   r.fits = r.memory.fits();
-  // Issue 12: stragglers and jitter on top of the nominal iteration (sim/study/stragglers.hpp).
-  if (spec.stragglers) r.stragglers = simulate_stragglers(nominal_step(it, setup.loader), r.gpus, gpn, *spec.stragglers);
+  // Issue 17: the what-ifs that need the nominal step (e.g. stragglers, sim/study/whatifs/).
+  run_whatifs(spec.whatifs, WhatIf::Stage::with_step, WhatIfInput{spec, r, &it, setup.loader, gpn}, r);
   return r;
 }
 
@@ -284,7 +284,9 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
     const ConfigResult& base = block_base(report.results, r);
     r.speedup = base.total_time_s / r.total_time_s;
     r.scaling_efficiency = r.speedup * base.gpus / r.gpus;
-    apply_whatifs(spec, r);  // issue 12: failures and checkpoints on top of the failure-free time
+    apply_whatifs(spec, r);  // issue 12: which degraded links this size has
+    // Issue 17: the what-ifs on the finished row (e.g. failures and checkpoints on the failure-free time).
+    run_whatifs(spec.whatifs, WhatIf::Stage::after_run, WhatIfInput{spec, r, nullptr, Time{0}, r.gpus / std::max(1, r.nodes)}, r);
   }
   return report;
 }

@@ -19,8 +19,7 @@
 #include "sim/step/frameworks.hpp"
 #include "sim/step/memory.hpp"
 #include "sim/step/model.hpp"
-#include "sim/study/resilience.hpp"
-#include "sim/study/stragglers.hpp"
+#include "sim/study/whatifs/whatif.hpp"
 #include "sim/study/observation.hpp"
 #include "sim/step/overheads.hpp"
 #include "sim/engine/timeline.hpp"
@@ -102,9 +101,8 @@ struct ScenarioSpec {
   CommunicationSpec communication;
   std::map<int, double> observed_minutes;  // nodes -> measured total minutes, for comparison
   std::map<int, double> observed_step_s, observed_samples_per_s;  // nodes -> measured (issue 20)
-  std::optional<ResilienceSpec> resilience;  // what-if: failures and checkpoints (issue 12)
   std::optional<CompilerSpec> compiler;      // what-if: extra compiled rows (issue 12)
-  std::optional<StragglerSpec> stragglers;   // what-if: slow ranks, jitter, slow loaders (issue 12)
+  WhatIfs whatifs;                           // the what-ifs of sim/study/whatifs/ the file asks for (issue 17)
   std::vector<Observation> observations;   // every observed row (app/input/observed_loader.hpp)
   std::string calibration;                 // job profile to apply (`calibration:`), "" for none
   std::shared_ptr<const JobProfile> job_profile;  // that profile as loaded (app/input); applied by sim/study/twin
@@ -171,11 +169,11 @@ struct ConfigResult {
   // counted, over the GPUs' dense peak in the compute precision) and tokens per second (sequence
   // models; 0 otherwise).
   double mfu = 0, tokens_per_s = 0;
-  std::optional<ResilienceResult> resilience;  // what-if results (sim/study/whatif.hpp)
   std::vector<std::string> degraded;           // what-if: the degraded links of this configuration
   std::string compiler;                        // what-if: the compiler of a compiled row, else empty
   double compiler_compute_scale = 1, compiler_memory_scale = 1;
-  std::optional<StragglerResult> stragglers;   // what-if: K steps with every rank's own speed
+  std::vector<WhatIfResult> whatifs;           // the results of spec.whatifs (sim/study/whatifs/whatif.hpp)
+  const WhatIfResult* whatif(std::string_view name) const { return find_whatif(whatifs, name); }
   // [p10, p90] of the sampled predictions (sim/study/uncertainty.hpp); `set` false when not sampled.
   struct Band {
     bool set = false;
@@ -195,10 +193,15 @@ requires std::is_same_v<std::remove_const_t<T>, BucketResult> void fields(T& b, 
 }
 
 template <class T, class F>
-requires std::is_same_v<std::remove_const_t<T>, StragglerResult> void fields(T& x, F& f)
+requires std::is_same_v<std::remove_const_t<T>, WhatIfField> void fields(T& x, F& f)
 {
-  f(x.ranks), f(x.steps), f(x.nominal_step_s), f(x.step_s), f(x.step_mean_s), f(x.step_p50_s), f(x.step_p99_s);
-  f(x.slowdown), f(x.sync_wait_mean_s), f(x.sync_wait_max_s);
+  f(x.name), f(x.value);
+}
+
+template <class T, class F>
+requires std::is_same_v<std::remove_const_t<T>, WhatIfResult> void fields(T& x, F& f)
+{
+  f(x.name), f(x.fields);
 }
 
 template <class T, class F>
@@ -213,7 +216,7 @@ requires std::is_same_v<std::remove_const_t<T>, ConfigResult> void fields(T& r, 
   f(r.interference_s), f(r.bucket_copy_s), f(r.launch_s), f(r.negotiation_s);  // issue 9
   f(r.mfu), f(r.tokens_per_s);  // issue 19
   f(r.observed_step_s), f(r.observed_samples_per_s);  // issue 20
-  f(r.stragglers);  // issue 12 (computed in run_config); the other what-ifs are applied in the parent
+  f(r.whatifs);  // issue 17: those run with the step (run_config); the after_run ones are added in the parent
 }
 
 struct ScenarioReport {

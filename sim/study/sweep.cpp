@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
@@ -26,6 +27,7 @@ class Writer {
   }
   void operator()(const Time& t) { (*this)(t.ps); }
   void operator()(const Stream& s) { (*this)(static_cast<int>(s)); }
+  void operator()(const std::monostate&) {}  // a null what-if field: its variant index says it
   template <class T>
   void operator()(const std::optional<T>& v)
   {
@@ -43,6 +45,12 @@ class Writer {
   {
     (*this)(static_cast<std::uint64_t>(v.size()));
     for (const T& x : v) (*this)(x);
+  }
+  template <class... T>
+  void operator()(const std::variant<T...>& v)
+  {
+    (*this)(static_cast<std::uint64_t>(v.index()));
+    std::visit([this](const auto& x) { (*this)(x); }, v);
   }
   template <class T>
   requires std::is_class_v<T> && requires(const T& t, Writer& w) { fields(t, w); } void operator()(const T& v) { fields(v, *this); }
@@ -71,6 +79,7 @@ class Reader {
     pos_ += n;
   }
   void operator()(Time& t) { (*this)(t.ps); }
+  void operator()(std::monostate&) {}
   void operator()(Stream& s)
   {
     int v = 0;
@@ -100,11 +109,27 @@ class Reader {
     v.resize(n);
     for (T& x : v) (*this)(x);
   }
+  template <class... T>
+  void operator()(std::variant<T...>& v)
+  {
+    std::uint64_t i = 0;
+    (*this)(i);
+    DDPSIM_CHECK(i < sizeof...(T), "corrupt result from a sweep process");
+    alternative(v, i);
+  }
   template <class T>
   requires std::is_class_v<T> && requires(T& t, Reader& r) { fields(t, r); } void operator()(T& v) { fields(v, *this); }
   bool done() const { return pos_ == in_.size(); }
 
  private:
+  template <std::size_t I = 0, class... T>
+  void alternative(std::variant<T...>& v, std::uint64_t i)
+  {
+    if constexpr (I < sizeof...(T)) {
+      if (i == I) (*this)(v.template emplace<I>());
+      else alternative<I + 1>(v, i);
+    }
+  }
   void need(std::uint64_t n) const { DDPSIM_CHECK(n <= in_.size() - pos_, "truncated result from a sweep process"); }
   const std::string& in_;
   std::size_t pos_ = 0;

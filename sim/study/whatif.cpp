@@ -1,6 +1,5 @@
 #include "sim/study/whatif.hpp"
 
-#include <algorithm>
 
 namespace ddpsim::sim {
 namespace {
@@ -33,20 +32,6 @@ void apply_whatifs(const ScenarioSpec& spec, ConfigResult& r)
     const bool applies = d.kind == DegradedKind::spine_uplink ? d.leaf < leaves : d.node < r.nodes;
     if (applies) r.degraded.push_back(describe(d));
     else r.warnings.push_back("degraded link not present at this size: " + describe(d));
-  }
-  if (spec.resilience) {
-    const int gpn = r.gpus / std::max(1, r.nodes);
-    // AMP checkpoints fp32 weights and the optimizer state, with no separate master copy.
-    const Precision weights = spec.training.amp ? Precision::fp32 : spec.training.precision;
-    ResilienceResult res = evaluate_resilience(*spec.resilience, spec.model.parameter_count(), weights,
-                                               spec.training.optimizer, r.nodes, gpn, r.total_time_s - r.startup_s);
-    // Billed from start-up to the end, as the failure-free cost, plus every failure's lost time.
-    res.expected_total_time_s = r.startup_s + res.expected_time_s;
-    res.expected_cost_usd = r.price_usd_per_hour * r.nodes * res.expected_total_time_s / 3600.0;
-    if (!res.storage_survives)
-      r.warnings.push_back("checkpoints on " + res.storage +
-                           " are lost with a failed node: the restart assumes a copy survives elsewhere");
-    r.resilience = std::move(res);
   }
 }
 

@@ -1,6 +1,6 @@
-// What-ifs applied to a configuration's result after its iteration was simulated (issue 12):
-// failures and checkpoints (resilience.hpp) turn the failure-free total into an expected one.
-// Runs in the parent process after any fan-out, so sweep.cpp's encoding needs no new fields.
+// Degraded links (issue 12) on a configuration's result after its iteration was simulated: which of
+// the scenario's degraded links this size has (the topology applied them). Runs in the parent
+// process after any fan-out. The what-ifs that add results to a row are sim/study/whatifs/.
 #pragma once
 
 #include "sim/study/scenario.hpp"

@@ -15,39 +15,15 @@
 #include "sim/study/knobs.hpp"
 #include "sim/study/twin.hpp"
 #include "sim/study/uncertainty.hpp"
+#include "job_fixture.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::calibrate;
+using ddpsim::test::observed;
 
 namespace {
-
-sim::ScenarioSpec scenario()
-{
-  return app::parse_scenario("t.yaml", R"(name: t
-cluster: {instance: ml.p3.16xlarge, nodes: [1, 2, 4]}
-model: {preset: mlp, widths: [256, 512, 512, 512, 256, 128, 64, 1]}
-training: {framework: lightning, batch_per_gpu: 16384, samples: 100000000}
-)",
-                             test::catalog());
-}
-
-// `base` with 1- and 2-node rows observed on `truth`.
-sim::ScenarioSpec observed(const sim::ScenarioSpec& truth, sim::ScenarioSpec s)
-{
-  for (int n : {1, 2}) {
-    sim::Observation o;
-    o.nodes = n;
-    o.gpus_per_node = 8;
-    o.framework = sim::Framework::lightning;
-    o.where = "t.yaml:" + std::to_string(n) + ":1";
-    s.observations.push_back(o);
-  }
-  const std::vector<double> v = predict_rows(truth, s.observations, {});
-  for (std::size_t i = 0; i < v.size(); ++i) s.observations[i].value = v[i];
-  return s;
-}
-
+sim::ScenarioSpec scenario() { return test::lightning_mlp("1, 2, 4", 16384); }
 }  // namespace
 
 TEST_CASE("plausible alternative: the fit without the implausible knob, refitted on the same rows")
@@ -56,7 +32,7 @@ TEST_CASE("plausible alternative: the fit without the implausible knob, refitted
   sim::ScenarioSpec truth = base;
   sim::apply("compute_scale", truth, 1.7);
   sim::apply("network_efficiency", truth, 0.2);  // below the plausible 0.5: flagged
-  const sim::ScenarioSpec s = observed(truth, base);
+  const sim::ScenarioSpec s = observed(truth, base, {1, 2});
   JobFitOptions opt;
   opt.knobs = {"compute_scale", "network_efficiency"};
   const JobFit fit = fit_job(s, opt);
@@ -74,7 +50,7 @@ TEST_CASE("plausible alternative: the fit without the implausible knob, refitted
   sim::ScenarioSpec fine = base;
   sim::apply("compute_scale", fine, 1.7);
   sim::apply("network_efficiency", fine, 0.8);
-  const sim::ScenarioSpec s2 = observed(fine, base);
+  const sim::ScenarioSpec s2 = observed(fine, base, {1, 2});
   CHECK(plausible_alternative(s2, opt, fit_job(s2, opt)).without.empty());
 }
 
@@ -84,7 +60,7 @@ TEST_CASE("plausible alternative: written to the job profile, read back, and the
   sim::ScenarioSpec truth = base;
   sim::apply("compute_scale", truth, 1.7);
   sim::apply("network_efficiency", truth, 0.2);
-  sim::ScenarioSpec s = observed(truth, base);
+  sim::ScenarioSpec s = observed(truth, base, {1, 2});
   JobFitOptions opt;
   opt.knobs = {"compute_scale", "network_efficiency"};
   JobFit fit = fit_job(s, opt);

@@ -10,39 +10,15 @@
 #include "app/input/scenario_loader.hpp"
 #include "calibrate/job_extrapolation.hpp"
 #include "sim/study/uncertainty.hpp"
+#include "job_fixture.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::calibrate;
+using ddpsim::test::observed;
 
 namespace {
-
-sim::ScenarioSpec scenario()
-{
-  return app::parse_scenario("t.yaml", R"(name: t
-cluster: {instance: ml.p3.16xlarge, nodes: [1, 2, 4, 8]}
-model: {preset: mlp, widths: [256, 512, 512, 512, 256, 128, 64, 1]}
-training: {framework: lightning, batch_per_gpu: 1024, samples: 100000000}
-)",
-                             test::catalog());
-}
-
-// `s` with rows observed on `truth` at these node counts.
-sim::ScenarioSpec observed(const sim::ScenarioSpec& truth, sim::ScenarioSpec s, const std::vector<int>& nodes)
-{
-  for (int n : nodes) {
-    sim::Observation o;
-    o.nodes = n;
-    o.gpus_per_node = 8;
-    o.framework = sim::Framework::lightning;
-    o.where = "t.yaml:" + std::to_string(n) + ":1";
-    s.observations.push_back(o);
-  }
-  const std::vector<double> v = predict_rows(truth, s.observations, {});
-  for (std::size_t i = 0; i < v.size(); ++i) s.observations[i].value = v[i];
-  return s;
-}
-
+sim::ScenarioSpec scenario() { return test::lightning_mlp("1, 2, 4, 8", 1024); }
 }  // namespace
 
 TEST_CASE("extrapolation error: the 2-node row predicted from the 1-node row with the knobs it determines")

@@ -1,4 +1,4 @@
-// Failures and checkpoints (sim/study/resilience.hpp): closed forms against hand computations
+// Failures and checkpoints (sim/study/whatifs/resilience.hpp): closed forms against hand computations
 // and the papers' worked examples; the Monte Carlo against the closed form; the YAML section.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 
 #include "app/input/resilience_loader.hpp"
 #include "app/input/scenario_loader.hpp"
-#include "sim/study/resilience.hpp"
+#include "sim/study/whatifs/resilience.hpp"
 #include "sim/study/scenario.hpp"
 #include "support.hpp"
 
@@ -117,21 +117,32 @@ cluster: {instance: p4d.24xlarge, nodes: [1, 2]}
 model: {preset: resnet50}
 training: {framework: pytorch-ddp, batch_per_gpu: 32, samples: 1000}
 )";
-  sim::ScenarioSpec s = app::parse_scenario("s.yaml", base + R"(resilience:
-  node_mtbf: 2000h
-  checkpoint: {every: 30min, storage: {kind: fsx, capacity: 24TiB}}
-  restart: 10min
-  requeue: 5min
-  monte_carlo: {trials: 10, seed: 3}
-)", test::catalog());
-  REQUIRE(s.resilience);
-  CHECK(s.resilience->node_mtbf_s == 2000 * 3600.0);
-  CHECK(s.resilience->checkpoint.every->seconds() == 1800);
-  CHECK(s.resilience->checkpoint.storage.write_aggregate.bytes_per_s == Approx(24 * 250e6));
-  CHECK(s.resilience->monte_carlo_trials == 10);
-  sim::ScenarioSpec d = app::parse_scenario("s.yaml", base + "resilience: {restart: 1min, requeue: 0s, checkpoint: {storage: s3}}\n", test::catalog());
-  CHECK(d.resilience->gpu_mtbf_s == Approx(kLlama3GpuMtbfHours * 3600));
-  CHECK_FALSE(d.resilience->checkpoint.every);
+  // The section as read (the model keeps its spec: app/whatifs/resilience.cpp builds it from this).
+  auto spec_of = [](const std::string& section) {
+    app::Reader r("s.yaml");
+    sim::ResilienceSpec spec;
+    app::read_resilience(r, app::parse_yaml("s.yaml", section), spec);
+    r.finish();
+    return spec;
+  };
+  const sim::ResilienceSpec s = spec_of(R"(node_mtbf: 2000h
+checkpoint: {every: 30min, storage: {kind: fsx, capacity: 24TiB}}
+restart: 10min
+requeue: 5min
+monte_carlo: {trials: 10, seed: 3}
+)");
+  CHECK(s.node_mtbf_s == 2000 * 3600.0);
+  CHECK(s.checkpoint.every->seconds() == 1800);
+  CHECK(s.checkpoint.storage.write_aggregate.bytes_per_s == Approx(24 * 250e6));
+  CHECK(s.monte_carlo_trials == 10);
+  const sim::ResilienceSpec d = spec_of("{restart: 1min, requeue: 0s, checkpoint: {storage: s3}}");
+  CHECK(d.gpu_mtbf_s == Approx(kLlama3GpuMtbfHours * 3600));
+  CHECK_FALSE(d.checkpoint.every);
+  // In a scenario: the what-if on every row, from the same section.
+  const sim::ScenarioSpec sc = app::parse_scenario("s.yaml", base + "resilience: {restart: 1min, requeue: 0s, checkpoint: {storage: s3}}\n",
+                                                   test::catalog());
+  REQUIRE(sc.whatifs.size() == 1);
+  CHECK(sc.whatifs.front()->name() == "resilience");
 
   auto error_of = [&](const std::string& tail) -> std::string {
     try {

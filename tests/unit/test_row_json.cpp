@@ -34,6 +34,10 @@ sim::ConfigResult sample_row()
   r.step_band = {true, 0.25, 0.35};
   r.uncalibrated_step_s = 1.0 / 3;
   r.degraded = {"nic 3 at 50%"};
+  // Issue 17: what-if results, one value of each kind (null included).
+  r.whatifs.push_back({"resilience", {{"trials", std::int64_t{-3}}, {"expected_time_s", std::monostate{}},
+                                      {"storage", std::string("s3")}, {"ok", true}}});
+  r.whatifs.push_back({"stragglers", {{"step_s", std::vector<double>{0.5, -0.0}}, {"slowdown", 1.25}}});
   return r;
 }
 
@@ -49,7 +53,10 @@ TEST_CASE("row JSON: a row comes back bit for bit through JSON text", "[shards]"
   CHECK(back.framework == r.framework);
   CHECK(std::signbit(back.compute_s));
   CHECK(std::isnan(back.samples_per_s));
-  CHECK_FALSE(back.resilience.has_value());
+  REQUIRE(back.whatifs.size() == 2);
+  CHECK(back.whatif("resilience")->is_null("expected_time_s"));
+  CHECK(back.whatif("resilience")->count("trials") == -3);
+  CHECK(back.whatif("stragglers")->series("step_s").size() == 2);
   CHECK(text.find("\"inf\"") != std::string::npos);
 }
 

@@ -1,10 +1,10 @@
-// Stragglers and jitter (sim/study/stragglers.hpp): the ready = max over ranks recurrence by
+// Stragglers and jitter (sim/study/whatifs/stragglers.hpp): the ready = max over ranks recurrence by
 // hand, a slow loader's steady state, determinism per seed.
 #include <catch2/catch.hpp>
 
 #include "app/input/scenario_loader.hpp"
 #include "sim/study/scenario.hpp"
-#include "sim/study/stragglers.hpp"
+#include "sim/study/whatifs/stragglers.hpp"
 #include "support.hpp"
 
 using namespace ddpsim;
@@ -99,10 +99,12 @@ stragglers: {steps_simulated: 4, ranks: {9: 2.0}}
 )";
   const auto rep = sim::run_scenario(app::parse_scenario("s.yaml", text, test::catalog()));
   for (const auto& r : rep.results) {
-    REQUIRE(r.stragglers);
-    CHECK(r.stragglers->ranks == r.gpus);
-    CHECK(r.stragglers->nominal_step_s == Approx(r.step_time_s).epsilon(1e-9));
+    const sim::WhatIfResult* x = r.whatif("stragglers");
+    REQUIRE(x);
+    CHECK(x->count("ranks") == r.gpus);
+    CHECK(x->number("nominal_step_s") == Approx(r.step_time_s).epsilon(1e-9));
     // Rank 9 computes twice as long: every step is at least its forward + backward.
-    CHECK(r.stragglers->step_mean_s >= 2 * r.compute_s);
+    CHECK(x->number("step_mean_s") >= 2 * r.compute_s);
+    CHECK(x->series("step_s").size() == 4);
   }
 }

@@ -1,4 +1,4 @@
-#include "sim/study/resilience.hpp"
+#include "sim/study/whatifs/resilience.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "core/quantile.hpp"
 #include "core/random.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/study/whatifs/make_whatif.hpp"
 
 namespace ddpsim::sim {
 
@@ -137,6 +139,54 @@ ResilienceResult evaluate_resilience(const ResilienceSpec& spec, std::uint64_t p
     r.mc_p90_s = quantile_sorted(t, 0.90);
   }
   return r;
+}
+
+namespace {
+
+WhatIfResult run_resilience(const ResilienceSpec& rs, const WhatIfInput& in)
+{
+  const ConfigResult& r = in.result;
+  const ScenarioSpec& spec = in.spec;
+  // AMP checkpoints fp32 weights and the optimizer state, with no separate master copy.
+  const Precision weights = spec.training.amp ? Precision::fp32 : spec.training.precision;
+  ResilienceResult x = evaluate_resilience(rs, spec.model.parameter_count(), weights, spec.training.optimizer, r.nodes,
+                                           in.gpus_per_node, r.total_time_s - r.startup_s);
+  // Billed from start-up to the end, as the failure-free cost, plus every failure's lost time.
+  x.expected_total_time_s = r.startup_s + x.expected_time_s;
+  x.expected_cost_usd = r.price_usd_per_hour * r.nodes * x.expected_total_time_s / 3600.0;
+  const WhatIfValue null{std::monostate{}};
+  auto if_fits = [&](double v) { return r.fits ? WhatIfValue(v) : null; };
+  // ResilienceResult's fields by name (resilience.hpp), the JSON's order.
+  WhatIfResult out{"resilience",
+                   {{"node_mtbf_s", x.node_mtbf_s}, {"mtbf_source", x.mtbf_source}, {"job_mtbf_s", x.job_mtbf_s},
+                    {"storage", x.storage}, {"checkpoint_bytes", static_cast<std::int64_t>(x.checkpoint_bytes)},
+                    {"checkpoint_write_s", x.checkpoint_write_s}, {"checkpoint_read_s", x.checkpoint_read_s},
+                    {"restart_s", x.restart_s}, {"young_interval_s", x.young_interval_s},
+                    {"daly_interval_s", x.daly_interval_s}, {"interval_s", x.interval_s}, {"work_s", x.work_s},
+                    {"expected_time_s", if_fits(x.expected_time_s)},
+                    {"expected_total_time_s", if_fits(x.expected_total_time_s)},
+                    {"expected_failures", x.expected_failures}, {"checkpoint_overhead_s", x.checkpoint_overhead_s},
+                    {"lost_s", x.lost_s}, {"efficiency", x.efficiency}, {"expected_cost_usd", if_fits(x.expected_cost_usd)},
+                    {"storage_survives", x.storage_survives}, {"trials", std::int64_t{x.trials}}},
+                   {}};
+  if (x.trials > 0 && r.fits) {
+    out.fields.push_back({"monte_carlo.trials", std::int64_t{x.trials}});
+    for (const auto& [key, v] : {std::pair{"mean", x.mc_mean_s}, {"p10", x.mc_p10_s}, {"p50", x.mc_p50_s}, {"p90", x.mc_p90_s}})
+      out.fields.push_back({"monte_carlo." + std::string(key) + "_s", v});
+    for (const auto& [key, v] : {std::pair{"p10", x.mc_p10_s}, {"p50", x.mc_p50_s}, {"p90", x.mc_p90_s}})
+      out.fields.push_back({"mc_" + std::string(key) + "_total_s", v + r.startup_s});
+  }
+  if (!x.storage_survives)
+    out.warnings.push_back("checkpoints on " + x.storage +
+                           " are lost with a failed node: the restart assumes a copy survives elsewhere");
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const WhatIf> resilience_whatif(const ResilienceSpec& spec)
+{
+  return make_whatif("resilience", WhatIf::Stage::after_run, spec, run_resilience);
 }
 
 }  // namespace ddpsim::sim

@@ -11,13 +11,20 @@
 // per-rank constant (thermal/clock spread) drawn once, lognormal with median 1; jitter_rs: per rank
 // and step, lognormal with mean 1. Draws come from a splitmix64 stream (same numbers everywhere).
 // Times in picoseconds (Time) in, seconds out.
+//
+// As a what-if (whatif.hpp, section `stragglers:`, app/whatifs/stragglers.cpp): run beside each
+// configuration's nominal step; its result fields are ranks, steps_simulated, nominal_step_s,
+// step_s (one per simulated step), step_mean_s, step_p50_s, step_p99_s, slowdown,
+// sync_wait_mean_s, sync_wait_max_s and total_time_s (start-up + the job's steps x step_mean_s).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "core/units.hpp"
+#include "sim/study/whatifs/whatif.hpp"
 
 namespace ddpsim::sim {
 
@@ -59,5 +66,7 @@ StragglerResult simulate_stragglers(const NominalStep& nominal, int ranks, int g
 // setup's input-pipeline time per step.
 struct IterationResult;
 NominalStep nominal_step(const IterationResult& it, Time loader);
+
+std::shared_ptr<const WhatIf> stragglers_whatif(const StragglerSpec& spec);
 
 }  // namespace ddpsim::sim

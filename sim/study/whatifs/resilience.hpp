@@ -9,11 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/units.hpp"
+#include "sim/study/whatifs/whatif.hpp"
 #include "sim/step/compute.hpp"
 #include "sim/step/model.hpp"
 #include "topology/instance.hpp"
@@ -107,5 +109,13 @@ std::vector<double> monte_carlo_wall_times(const FailureProcess& p, int trials, 
 // Everything above for one configuration: `nodes` nodes, `work_s` of failure-free training.
 ResilienceResult evaluate_resilience(const ResilienceSpec& spec, std::uint64_t parameters, Precision precision,
                                      Optimizer optimizer, int nodes, int gpus_per_node, double work_s);
+
+// As a what-if (whatif.hpp, section `resilience:`, app/whatifs/resilience.cpp), run on each finished
+// row: ResilienceResult's fields by name, with expected_time_s, expected_total_time_s and
+// expected_cost_usd null for a row that does not fit in memory (it cannot run); when Monte Carlo
+// trials ran and the row fits, monte_carlo.{trials, mean_s, p10_s, p50_s, p90_s} (excluding
+// start-up) and mc_p10_total_s, mc_p50_total_s, mc_p90_total_s (with it). A warning when the
+// checkpoints do not survive a node's loss.
+std::shared_ptr<const WhatIf> resilience_whatif(const ResilienceSpec& spec);
 
 }  // namespace ddpsim::sim

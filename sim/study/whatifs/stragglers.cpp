@@ -1,4 +1,4 @@
-#include "sim/study/stragglers.hpp"
+#include "sim/study/whatifs/stragglers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,8 @@
 #include "core/quantile.hpp"
 #include "core/random.hpp"
 #include "sim/step/iteration.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/study/whatifs/make_whatif.hpp"
 
 namespace ddpsim::sim {
 
@@ -111,6 +113,33 @@ NominalStep nominal_step(const IterationResult& it, Time loader)
   n.overhead = it.overhead + copy_out;
   n.loader = loader;
   return n;
+}
+
+namespace {
+
+WhatIfResult run_stragglers(const StragglerSpec& spec, const WhatIfInput& in)
+{
+  const ConfigResult& r = in.result;
+  const StragglerResult x = simulate_stragglers(nominal_step(*in.step, in.loader), r.gpus, in.gpus_per_node, spec);
+  return {"stragglers",
+          {{"ranks", std::int64_t{x.ranks}},
+           {"steps_simulated", std::int64_t{x.steps}},
+           {"nominal_step_s", x.nominal_step_s},
+           {"step_s", x.step_s},
+           {"step_mean_s", x.step_mean_s},
+           {"step_p50_s", x.step_p50_s},
+           {"step_p99_s", x.step_p99_s},
+           {"slowdown", x.slowdown},
+           {"sync_wait_mean_s", x.sync_wait_mean_s},
+           {"sync_wait_max_s", x.sync_wait_max_s},
+           {"total_time_s", r.startup_s + x.step_mean_s * static_cast<double>(r.steps)}}};
+}
+
+}  // namespace
+
+std::shared_ptr<const WhatIf> stragglers_whatif(const StragglerSpec& spec)
+{
+  return make_whatif("stragglers", WhatIf::Stage::with_step, spec, run_stragglers);
 }
 
 }  // namespace ddpsim::sim
