@@ -95,6 +95,8 @@ class CollectiveModel {
   const Topology& topology() const { return topo_; }
   const std::vector<VertexId>& ranks() const { return ranks_; }
   const CollectiveOptions& options() const { return options_; }
+  // One node of an NVLink mesh: each channel's ring (topology/rings.hpp mesh_rings); else null.
+  const std::shared_ptr<const std::vector<std::vector<VertexId>>>& channel_orders() const { return channel_orders_; }
 
  private:
   algo::Request request(algo::CollectiveOp op, Bytes bytes, const algo::LatencyParams& latency) const;

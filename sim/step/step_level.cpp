@@ -13,7 +13,9 @@ void StepLevelTimer::apply(PricedCollective& p, algo::CollectiveOp op, Bytes byt
     const CollectiveOptions& o = model_.options();
     // NCCL's per-step costs are in its latency formula, not in the schedule: none here.
     const algo::LatencyParams latency = o.nccl ? algo::LatencyParams{} : o.software;
-    const algo::Request req{op, bytes, &model_.topology(), model_.ranks(), latency, p.channels};
+    const auto& orders = model_.channel_orders();
+    const bool own = orders && static_cast<int>(orders->size()) == p.channels;
+    const algo::Request req{op, bytes, &model_.topology(), model_.ranks(), latency, p.channels, own ? orders : nullptr};
     it = memo_.emplace(key, network_.run_steps(p.algorithm->steps(req))).first;
   }
   algo::CoarseSchedule s;

@@ -18,7 +18,7 @@ using test::instance;
 
 Request make_request(const Topology& topo, CollectiveOp op, std::uint64_t bytes)
 {
-  return Request{op, Bytes{bytes}, &topo, ring_order(topo), {}, 1};
+  return Request{op, Bytes{bytes}, &topo, ring_order(topo), {}, 1, nullptr};
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ TEST_CASE("herring: one intra-node reduce-scatter, S/N shards to every node's se
   INFO(name << " nodes=" << n);
   const Topology topo(instance(name), n, 8);
   const std::uint64_t s = 100'000'007;
-  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1, nullptr};
   const HerringAllReduce herring;
   const Tally t = tally(topo, herring.steps(req));
   const int stripes = std::min(topo.instance().cpu_sockets, topo.instance().nic.count);
@@ -78,7 +78,7 @@ TEST_CASE("parameter server: g times Herring's NIC bytes, no intra-node pre-redu
   const int n = 4, g = 8;
   const Topology topo(instance("p3dn.24xlarge"), n, g);
   const std::uint64_t s = 64 * MiB;
-  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1, nullptr};
   const Tally ps = tally(topo, ParameterServerAllReduce().steps(req));
   const Tally he = tally(topo, HerringAllReduce().steps(req));
   CHECK(ps.gpu_to_host == s * g * n);  // every GPU copies its whole gradient
@@ -96,7 +96,7 @@ TEST_CASE("herring never beats the NIC bound, and matches the ring alone on one 
   const Topology topo(instance("p3dn.24xlarge"), n, 8);
   sim::AnalyticalBackend net(topo);
   const std::uint64_t s = 256 * MiB;
-  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1};
+  const Request req{CollectiveOp::all_reduce, Bytes{s}, &topo, ring_order(topo), {}, 1, nullptr};
   const double t = net.duration(HerringAllReduce().phases(req)).seconds();
   CHECK(net.run_steps(HerringAllReduce().steps(req)).seconds() == Approx(t).epsilon(1e-6));
   const double nic = topo.instance().nic.bandwidth.bytes_per_s;

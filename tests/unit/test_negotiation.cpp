@@ -26,7 +26,7 @@ TEST_CASE("negotiation: recursive doubling sends the whole buffer to one partner
   const Topology topo(test::instance("p4d.24xlarge"), 1, 6);
   const algo::Algorithm& rd = algo::Registry::instance().get("rd");
   CHECK_FALSE(rd.nccl_selectable());  // never NCCL's choice: only run when named
-  const algo::Request req{algo::CollectiveOp::all_reduce, Bytes{1000}, &topo, ring_order(topo), {}, 1};
+  const algo::Request req{algo::CollectiveOp::all_reduce, Bytes{1000}, &topo, ring_order(topo), {}, 1, nullptr};
   const algo::CoarseSchedule c = rd.phases(req);
   // 6 ranks: 2 fold into the 4 active ones, log2 4 = 2 exchanges, 2 results back.
   REQUIRE(c.phases.size() == 4);

@@ -133,7 +133,7 @@ TEST_CASE("newcomer: broadcast over a pipelined ring beats the root sending to e
   // Bandwidth bound: the slowest edge (a node's NIC share, 4 x 100 Gbps EFA) carries all S.
   CHECK(r * 1e-6 >= static_cast<double>(256 * MiB) / (4 * 100e9 / 8) * 0.99);
   const algo::HopCount hops = ring.latency_hops(algo::Request{algo::CollectiveOp::broadcast, Bytes{MiB}, &topo,
-                                                              algo::all_gpus(topo), {}, 1});
+                                                              algo::all_gpus(topo), {}, 1, nullptr});
   CHECK(hops.inter == 3);
   CHECK(hops.intra == 28);
 }

@@ -16,8 +16,8 @@ using WhatIfRun = WhatIfResult (*)(const Spec& spec, const WhatIfInput& in);
 template <class Spec>
 class SpecWhatIf final : public WhatIf {
  public:
-  SpecWhatIf(std::string name, Stage stage, Spec spec, WhatIfRun<Spec> run)
-      : name_(std::move(name)), stage_(stage), spec_(std::move(spec)), run_(run)
+  SpecWhatIf(std::string name, Stage stage, Spec spec, WhatIfRun<Spec> run_fn)
+      : name_(std::move(name)), stage_(stage), spec_(std::move(spec)), run_(run_fn)
   {
   }
   std::string_view name() const override { return name_; }
