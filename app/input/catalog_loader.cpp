@@ -215,11 +215,11 @@ static Catalog parse_catalog_node(const std::string& name, const std::string& te
   read_assumed_ranges(r, root["assumed_ranges"], c);
   if (const YAML::Node sm = root["sagemaker_prices"]; sm.IsDefined() && r.expect_map(sm, "sagemaker_prices"))
     for (const auto& kv : sm) {
-      const std::string name = kv.first.Scalar(), path = "sagemaker_prices." + name;
-      if (name.rfind("ml.", 0) != 0 || !c.find(name)) r.error(kv.first, path, "expected an ml.* name of a catalog instance");
+      const std::string ml_name = kv.first.Scalar(), path = "sagemaker_prices." + ml_name;
+      if (ml_name.rfind("ml.", 0) != 0 || !c.find(ml_name)) r.error(kv.first, path, "expected an ml.* name of a catalog instance");
       if (!r.expect_map(kv.second, path)) continue;
       r.allow_keys(kv.second, path, {"usd_per_hour", "source"});
-      c.sagemaker[name] = Catalog::Price{r.number(kv.second, path, "usd_per_hour", true, 0, 1e5).value_or(0),
+      c.sagemaker[ml_name] = Catalog::Price{r.number(kv.second, path, "usd_per_hour", true, 0, 1e5).value_or(0),
                                          r.string(kv.second, path, "source", true).value_or("")};
     }
   r.finish();

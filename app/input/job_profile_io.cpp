@@ -143,8 +143,8 @@ JobProfile parse_job_profile_node(const std::string& path, const std::string& te
     static const std::regex line(R"(nodes (\d+), \d+ GPUs/node, ([A-Za-z0-9_.-]+), [^;]*\((fitted|held back)\))");
     for (const YAML::Node& row : rows) {
       std::smatch m;
-      const std::string text = row.IsScalar() ? row.Scalar() : "";
-      if (std::regex_search(text, m, line)) p.roles.push_back({std::stoi(m[1]), m[2], m[3]});
+      const std::string line_text = row.IsScalar() ? row.Scalar() : "";
+      if (std::regex_search(line_text, m, line)) p.roles.push_back({std::stoi(m[1]), m[2], m[3]});
     }
   }
   p.sigma = r.number(root, "", "sigma", true, 0, 10).value_or(0);

@@ -52,8 +52,8 @@ void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::Mod
         m = sim::make_preset(*preset, widths, static_cast<std::uint64_t>(seq.value_or(0)));
       } catch (const UserError& e) {
         // Issue 20: blame the key the message is about (seq_len: 513 is not a widths problem).
-        const bool seq = e.message().find("seq_len") != std::string::npos || e.message().find("sequence") != std::string::npos;
-        const char* key = seq && n["seq_len"].IsDefined() ? "seq_len" : n["widths"].IsDefined() ? "widths" : "preset";
+        const bool about_seq = e.message().find("seq_len") != std::string::npos || e.message().find("sequence") != std::string::npos;
+        const char* key = about_seq && n["seq_len"].IsDefined() ? "seq_len" : n["widths"].IsDefined() ? "widths" : "preset";
         r.error(n[key], "model." + std::string(key), e.message());
       }
     }
