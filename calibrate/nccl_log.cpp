@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
@@ -72,6 +73,10 @@ int ranks_from_ratio(const NcclLog& log)
     if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
   if (!best) fail(log.file, 1, 1, "no row with a bandwidth: cannot tell the rank count");
   const double ratio = best->busbw_GBps / best->algbw_GBps;
+  if (best->busbw_GBps == 0)
+    fail(log.file, best->line, 1,
+         fmt("busbw is 0 with algbw %.2f GB/s", best->algbw_GBps) +
+             ": a one-GPU log (an all-reduce among 1 rank moves nothing between GPUs; nothing to fit)");
   if (!(ratio >= 0.99 && ratio < 2.0))
     fail(log.file, best->line, 1, "busbw/algbw = " + std::to_string(ratio) + " is not an all_reduce's 2(n-1)/n");
   const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);

@@ -121,6 +121,13 @@ class CalibrateCommand final : public Command {
     const std::string log_path = opt_.log.empty() ? opt_.out + ".nccl-tests.txt" : opt_.log;
     const std::string text = calibrate::format_nccl_tests(run);
     write_output(log_path, text);
+    // One GPU: NCCL runs the all-reduce as a local copy; the log holds NCCL's per-call floor and
+    // the copy rate, but nothing between GPUs, so there is nothing to fit (kept, not fitted).
+    if (run.gpus < 2)
+      throw UserError("--gpus-per-node: 1 GPU (" + run.device + ", NCCL " + run.nccl_version +
+                                             "): an all-reduce among 1 rank moves nothing between GPUs, so there is "
+                                             "nothing to fit; the measured log is kept in " +
+                                             log_path + fmt(" (NCCL's per-call floor %.1f us)", run.points.front().time_us));
     calibrate::NcclLog log = calibrate::parse_nccl_log(log_path, text);
     log.nodes = 1;  // one process on this machine's GPUs
     return log;

@@ -55,3 +55,18 @@ TEST_CASE("runner output reads back through the nccl-tests parser used by calibr
     CHECK(log.rows[i].time_us == Approx(run.points[i].time_us).margin(0.005));
   }
 }
+
+TEST_CASE("the runner's log from a real one-GPU H100 is read, and refused for fitting with the reason")
+{
+  // validation/device/h100_20261125: `ddpsim calibrate run` on one H100 (NCCL 2.28.9): an
+  // all-reduce among 1 rank is a local copy, busbw 0. The parser names that instead of a ratio.
+  const std::string file = std::string(DDPSIM_SOURCE_DIR) + "/validation/device/h100_20261125/h100_allreduce.nccl-tests.txt";
+  try {
+    (void)calibrate::read_nccl_log(file);
+    FAIL("a one-GPU log was accepted");
+  } catch (const UserError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("h100_allreduce.nccl-tests.txt:26:1") != std::string::npos);
+    CHECK(what.find("a one-GPU log") != std::string::npos);
+  }
+}
