@@ -34,7 +34,7 @@ KeyTable fixed_keys()
       {"training",
        {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",
         "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook", "lightning_overhead", "horovod",
-        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view", "activation_checkpointing"}},
+        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view", "activation_checkpointing", "memory_format"}},
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead"}},
       {"data", {"workers", "per_sample_cpu_s"}},
@@ -44,7 +44,7 @@ KeyTable fixed_keys()
       {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
       {"overheads",
        {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
-        "horovod_negotiation"}},
+        "horovod_negotiation", "cooperative_kernels"}},
   };
 }
 

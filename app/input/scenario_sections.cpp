@@ -92,6 +92,7 @@ void read_overheads(Reader& r, const YAML::Node& n, sim::OverheadSpec& o)
     else o.collective_launch = *v;
   }
   if (auto v = r.number(n, path, "optimizer_bytes_per_param", false, 0, 1024)) o.optimizer_bytes_per_param = *v;
+  if (auto v = r.boolean(n, path, "cooperative_kernels", false)) o.cooperative_kernels = *v;
   if (auto v = r.time(n, path, "horovod_negotiation", false)) {
     if (v->ps < 0) r.error(n["horovod_negotiation"], "overheads.horovod_negotiation", "must not be negative");
     else o.horovod_negotiation = *v;
@@ -129,6 +130,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
   if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
+  if (auto f = r.choice(n, path, "memory_format", false, {"contiguous", "channels_last"})) t.channels_last = *f == "channels_last";
   if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
     r.allow_keys(h, "training.horovod", scenario_keys("training.horovod"));
     if (auto d = r.choice(h, "training.horovod", "defaults", false, {"pre-2020", "post-2020"}))

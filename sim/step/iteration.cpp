@@ -119,12 +119,16 @@ class IterationRun {
   void interfere()
   {
     const IterationOverheads& o = s_.overheads;
-    if (o.hbm.bytes_per_s <= 0) return;
+    if (o.hbm.bytes_per_s <= 0 && !o.serialized) return;
     std::vector<double> lost(buckets_.size(), 0.0);
     for (std::size_t i = 0; i < buckets_.size(); ++i) {
       const BucketTiming& b = buckets_[i];
       const Time busy = b.end - b.start;
       if (busy <= Time{0}) continue;
+      if (o.serialized) {  // cooperative kernels: backward waits for the collective to end
+        lost[i] = 1.0;
+        continue;
+      }
       const double comm_hbm = o.hbm_bytes_per_wire_byte * o.wire_bytes_per_byte * b.bytes.as_double() / busy.seconds();
       const int ctas = o.comm_ctas > 0 ? o.comm_ctas : b.channels;
       const bool sms = o.sm_count > ctas;

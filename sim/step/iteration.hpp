@@ -47,6 +47,7 @@ struct IterationOverheads {
   double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
   Time launch{0};                      // per collective, before it can start
   Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
+  bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
 };
 
 struct IterationSetup {

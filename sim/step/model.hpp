@@ -48,6 +48,9 @@ struct ModelSpec {
   // The order autograd makes the gradients ready in (a model file's grad_order, measured on the
   // real module); empty: reverse registration order, layer by layer.
   std::vector<TensorRef> grad_order{};
+  // BatchNorm layers (the zoo's convnets): with channels_last, PyTorch runs them through cuDNN's
+  // cooperative NHWC kernels (sim/step/overhead_setup.cpp).
+  bool batch_norm = false;
   bool flash_attention = false;         // model.attention: flash (attention cores keep no score matrix)
   std::uint64_t tokens_per_sample = 0;  // sequence models: tokens per sample (0: not a sequence model)
   // Issue 19: a model measured by a profiler trace (model.trace). Its layer times replace the

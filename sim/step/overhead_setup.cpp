@@ -23,6 +23,15 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
     o.hbm_bytes_per_wire_byte = ctx.reduce_scatter ? kReduceHbmBytesPerWireByte : spec.hbm_bytes_per_wire_byte;
   }
   if (n > 1) o.launch = spec.collective_launch;
+  // A cooperative launch needs its whole grid resident at once, so it waits until no other
+  // kernel holds an SM, and a collective's kernel holds its CTAs until the collective ends.
+  // PyTorch's channels_last batch norm in fp16, tf32 or fp32 runs cuDNN's NHWC kernels as
+  // cooperative launches (cudaLaunchCooperativeKernel, batchnorm_*_nhwc_semiPersist); in bf16 it
+  // runs its own kernels. Measured on an H100 (validation/device/h100_20261125, PyTorch 2.11,
+  // cuDNN 9.19): one 512-thread block beside ResNet-50's step serialises it (3.35x), in bf16 or
+  // NCHW it does not (docs/model.md "Cooperative kernels").
+  const bool cudnn_nhwc_bn = ctx.channels_last && setup.model->batch_norm && ctx.precision != Precision::bf16;
+  if (n > 1) o.serialized = spec.cooperative_kernels.value_or(cudnn_nhwc_bn);
   if (n > 1 && traits(ctx.framework).path == GradientPath::ddp_buckets && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);

@@ -16,6 +16,7 @@ struct OverheadContext {
   bool reduce_scatter = false;  // sharded frameworks reduce-scatter their gradients
   Time tcp_message{0};          // the host's cost per TCP message (training.gloo_step_overhead)
   bool gradient_as_bucket_view = false;  // DDP(gradient_as_bucket_view=True): no bucket copies
+  bool channels_last = false;            // training.memory_format: channels_last
 };
 
 // Fills setup.overheads, setup.optimizer and setup.framework.horovod_negotiation.

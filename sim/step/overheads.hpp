@@ -20,6 +20,9 @@ struct OverheadSpec {
   Time collective_launch = Time::from_us(5);  // per collective: DDP's comm hook + the CUDA launch
   std::optional<double> optimizer_bytes_per_param;  // default: optimizer_bytes_per_param()
   std::optional<Time> horovod_negotiation;          // per cycle; default: priced (framework_comm.hpp)
+  // Backward launches cooperative kernels, which wait until no other kernel holds an SM, so no
+  // compute runs beside a collective; default: channels_last batch norm (overhead_setup.cpp).
+  std::optional<bool> cooperative_kernels;
 };
 
 // HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,

@@ -108,7 +108,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   apply_overheads(spec.overheads,
                   OverheadContext{cfg.framework, spec.training.optimizer, spec.training.precision,
                                   shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
-                                  spec.training.gradient_as_bucket_view},
+                                  spec.training.gradient_as_bucket_view, spec.training.channels_last},
                   topo, setup);
   if (const TracedModel* t = spec.model.traced.get()) {
     // Issue 19: the trace measured what these overheads model (interference, copies, launches,

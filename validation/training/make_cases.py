@@ -68,6 +68,10 @@ def rn50(src, prefix, instance, prec, batch, one, eight):
     train = {"framework": fw, "batch_per_gpu": batch, "precision": prec, "optimizer": "sgd", "steps": 100}
     if fw == "horovod":
         train["horovod"] = "{defaults: pre-2020}"
+    if fw == "pytorch-ddp" and prec == "fp16":
+        # PyTorch/Classification/ConvNets/configs.yml (read at 097c7ff): every AMP config sets
+        # memory_format: nhwc (added in issue 18, after the first run; see ASSUMPTIONS.md).
+        train["memory_format"] = "channels_last"
     ref = ""
     for gpn, m in ((1, one), (8, eight)):
         cid = f"{prefix}_{prec}_n1x{gpn}"

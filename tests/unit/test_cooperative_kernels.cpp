@@ -1,0 +1,78 @@
+// Issue 18: cooperative kernels (cuDNN's channels_last batch norm) wait for every SM, so no
+// backward compute runs beside a collective (sim/step/overhead_setup.cpp; measured on an H100,
+// validation/device/h100_20261125).
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include "algorithms/registry.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/iteration.hpp"
+#include "sim/study/scenario.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+TEST_CASE("cooperative kernels: backward stops for every collective it overlaps")
+{
+  // Four layers of one 4000-byte bucket each: forward 100 us and backward 200 us per layer,
+  // gradients ready at 600, 800, 1000, 1200 us; each collective takes 150 us; optimizer 50 us.
+  ModelSpec model{"toy", {}};
+  for (int i = 0; i < 4; ++i) model.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1000}}, 0, 0});
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s;
+  s.model = &model;
+  for (int i = 0; i < 4; ++i) {
+    s.times.forward.push_back(Time::from_us(100));
+    s.times.backward.push_back(Time::from_us(200));
+  }
+  s.times.forward_total = Time::from_us(400);
+  s.times.backward_total = Time::from_us(800);
+  s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4000};
+  s.optimizer = Time::from_us(50);
+  s.collective = [](Bytes) {
+    PricedCollective p;
+    p.algorithm = &algo::Registry::instance().get("ring");
+    p.channels = 1;
+    return p;
+  };
+  s.network = &net;
+  const IterationResult overlapped = simulate_iteration(s);
+  CHECK(overlapped.step.us() == Approx(1400));  // the last bucket (1200-1350) is all that shows
+
+  s.overheads.serialized = true;
+  const IterationResult r = simulate_iteration(s);
+  // The three buckets inside backward stop it for 3 x 150 us, and the stretched backward meets
+  // the last bucket too: I = 450 + 150 = 600 us, the same as running every collective in series:
+  // 400 forward + 800 backward + 4 x 150 + 50 optimizer.
+  CHECK(r.interference.us() == Approx(600));
+  CHECK(r.step.us() == Approx(1850));
+  CHECK(r.exposed_comm == Time{0});
+}
+
+TEST_CASE("cooperative kernels: on by default for channels_last batch norm outside bf16")
+{
+  auto run = [](const std::string& model, const std::string& precision, const std::string& extra) {
+    const std::string yaml = "name: t\ncluster: {instance: p4d.24xlarge, nodes: [2]}\nmodel: {preset: " + model +
+                             "}\ntraining:\n  framework: pytorch-ddp\n  batch_per_gpu: 64\n  precision: " + precision +
+                             "\n  samples: 100000\n" + extra;
+    return run_scenario(app::parse_scenario("s.yaml", yaml, test::catalog())).results.front();
+  };
+  const std::string nhwc = "  memory_format: channels_last\n";
+  const ConfigResult plain = run("resnet50", "fp16", ""), last = run("resnet50", "fp16", nhwc);
+  // Every collective that overlaps backward now stops it: compute and communication add up,
+  // where without cooperative kernels most of the all-reduce hid behind backward.
+  CHECK(last.interference_s > plain.interference_s);
+  CHECK(plain.step_time_s < plain.compute_s + plain.comm_s);
+  CHECK(last.step_time_s >= plain.compute_s + plain.comm_s);
+  // PyTorch runs bf16 batch norm in its own kernels: no change. No batch norm (BERT): no change.
+  CHECK(run("resnet50", "bf16", nhwc).step_time_s == plain.step_time_s);
+  CHECK(run("resnet50", "tf32", nhwc).step_time_s > run("resnet50", "tf32", "").step_time_s);
+  CHECK(run("bert-base", "fp16", nhwc).step_time_s == run("bert-base", "fp16", "").step_time_s);
+  // The knob overrides the rule either way.
+  CHECK(run("resnet50", "fp16", nhwc + "overheads: {cooperative_kernels: false}\n").step_time_s == plain.step_time_s);
+  CHECK(run("bert-base", "fp16", "overheads: {cooperative_kernels: true}\n").step_time_s >
+        run("bert-base", "fp16", "").step_time_s);
+  CHECK_THROWS_WITH(run("resnet50", "fp16", "  memory_format: nhwc\n"),
+                    Catch::Contains("s.yaml:9:18: error: training.memory_format"));
+}
