@@ -4,10 +4,12 @@
 #                catalog physics, no fitted profile) and the AWS points of validation/aws/collective_points.csv
 #   training     validation/training and validation/aws/training (scripts/validate_training.sh)
 #   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
+#   compute, memory  one GPU measured on a lent machine (validation/device/*/steps.json)
 # Prints ONE markdown table by source (rows, median |err|, max |err|, signed bias = median signed error;
 # positive = the model is too optimistic), writes the same as JSON (--out), and with --check BASELINE
 # exits 1 when any source of the baseline got worse (median or max above baseline + tolerance).
-# Units: collectives % of busbw; training points of scaling efficiency; jobs % of throughput.
+# Units: collectives % of busbw; training points of scaling efficiency; jobs % of throughput;
+# compute % of step time; memory % of peak memory.
 # Needs bash, python3 (stdlib) and the ddpsim binary.
 #
 # usage: scripts/validate.sh [--ddpsim PATH] [--out FILE] [--check BASELINE] [--jobs N] [--skip-jobs]
@@ -88,6 +90,39 @@ if [[ "$skip_jobs" == 0 ]]; then
       printf "jobs\tseed p3_8node (AWS blog)\t%.4f\n", 100 * (1 / (1 + e / 100) - 1) }' >> "$errs"
 fi
 
+# 5. One GPU, measured by this project on a lent H100 (validation/device/*/steps.json, real PyTorch,
+#    torchvision and Hugging Face models): step time and peak tensor memory against ddpsim on one
+#    GPU of the same instance. Memory compares PyTorch's max_memory_allocated with ddpsim's total
+#    less DDP's buckets and the workspace (the measured run had no DDP; CUDA's context is outside
+#    the allocator). Transformers run SDPA (flash on Hopper): model.attention flash.
+for steps in validation/device/*/steps.json; do
+  [[ -f "$steps" ]] || continue
+  python3 - "$steps" "$ddpsim" "$work" >> "$errs" <<'PY'
+import json, os, subprocess, sys
+d = json.load(open(sys.argv[1]))
+src = f"{d['device']} 1 GPU ({os.path.basename(os.path.dirname(sys.argv[1]))})"
+for i, r in enumerate(d["rows"]):
+    model = {"preset": r["model"]}
+    if r["seq"]:
+        model.update(seq_len=r["seq"], attention="flash")
+    train = {"framework": "pytorch-ddp", "batch_per_gpu": r["batch"], "precision": r["precision"], "steps": 10,
+             "optimizer": "sgd" if r["model"].startswith("resnet") else "adam"}
+    if r["memory_format"]:
+        train["memory_format"] = r["memory_format"]
+    f = os.path.join(sys.argv[3], f"device{i}.yaml")
+    with open(f, "w") as y:
+        y.write(f"name: device{i}\ncluster: {{instance: {d['instance']}, nodes: [1], gpus_per_node: [1]}}\n"
+                f"model: {json.dumps(model)}\ntraining: {json.dumps(train)}\n")
+    run = subprocess.run([sys.argv[2], "scenario", f, "--format", "json", "--samples", "0"], capture_output=True, text=True)
+    if run.returncode:
+        sys.exit(f"validate.sh: error: ddpsim scenario failed on {sys.argv[1]} row {i}: {run.stderr}")
+    res = json.loads(run.stdout)["results"][0]
+    mb = res["memory_bytes"]
+    print(f"compute\t{src}\t{100.0 * (r['step_s'] / res['step_time_s'] - 1.0):.4f}")
+    print(f"memory\t{src}\t{100.0 * (r['peak_memory_GiB'] * 2**30 / (mb['total'] - mb['buckets'] - mb['workspace']) - 1.0):.4f}")
+PY
+done
+
 python3 - "$errs" "$out" "$check" <<'PY'
 import json, statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -95,7 +130,8 @@ by = {}
 for kind, src, e in rows:
     by.setdefault((kind, src.strip()), []).append(float(e))
 summary = {}
-unit = {"collectives": "% busbw", "training": "points", "jobs": "% throughput"}
+unit = {"collectives": "% busbw", "training": "points", "jobs": "% throughput", "compute": "% step time",
+        "memory": "% peak memory"}
 print("| kind | source | rows | median abs err | max abs err | signed bias | unit |")
 print("|---|---|---|---|---|---|---|")
 for (kind, src), e in sorted(by.items()):
