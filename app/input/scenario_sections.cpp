@@ -165,7 +165,10 @@ void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
 {
   if (!r.expect_map(n, "compute")) return;
   r.allow_keys(n, "compute", scenario_keys("compute"));
-  if (auto e = r.number(n, "compute", "efficiency", false, 1e-3, 1)) c.efficiency = *e;
+  if (auto e = r.number(n, "compute", "efficiency", false, 1e-3, 1)) {
+    c.efficiency = *e;
+    c.efficiency_stated = true;
+  }
   if (auto m = r.number(n, "compute", "measured_step_s", false, 1e-9, 1e6)) c.measured_step_s = *m;
   if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
   if (auto k = r.time(n, "compute", "kernel_overhead", false)) c.kernel_overhead = *k;

@@ -17,6 +17,7 @@ struct ComputeParams {
   Precision precision = Precision::fp32;
   int batch_per_gpu = 32;
   double efficiency = 0.5;             // share of peak FLOPs real kernels reach (assumption, see docs/model.md)
+  bool efficiency_stated = false;      // compute.efficiency given by the scenario (else the default above)
   Time kernel_overhead = Time::from_us(5);  // per layer and pass: launch + framework cost (docs/model.md)
   std::optional<double> measured_step_s;    // measured single-GPU forward+backward, no DDP
   double speedup = 1.0;                // what-if: divide compute time (e.g. a compiler)

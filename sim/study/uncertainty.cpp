@@ -75,14 +75,24 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
 bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u, std::shared_ptr<ShapeCache> shapes)
 {
   if (u.empty()) return false;
-  for (const Dimension& d : u.dims)
-    if (d.normal) return true;
+  if (u.has_model_error()) return true;
+  std::vector<double> sd(u.dims.size(), 0.0);
+  for (std::size_t k = 0, j = 0; k < u.dims.size(); ++k) {
+    if (!u.dims[k].normal) continue;
+    if (!u.dims[k].screened) return true;
+    const auto jj = static_cast<Eigen::Index>(j++);
+    sd[k] = std::sqrt(std::max(u.cov(jj, jj), 0.0));
+  }
   sim::RunOptions quiet;
   quiet.engine = sim::EngineKind::analytical;
   quiet.shapes = std::move(shapes);
   auto at = [&](int corner) {  // -1 low, 0 central, +1 high
     sim::ScenarioSpec s = base;
-    for (const Dimension& d : u.dims) apply(d.knob, s, std::exp(corner < 0 ? d.low : corner > 0 ? d.high : d.center));
+    for (std::size_t k = 0; k < u.dims.size(); ++k) {
+      const Dimension& d = u.dims[k];
+      const double ln = d.normal ? d.center + 2.0 * corner * sd[k] : corner < 0 ? d.low : corner > 0 ? d.high : d.center;
+      apply(d.knob, s, std::exp(ln));
+    }
     return sim::run_scenario(s, quiet);
   };
   const sim::ScenarioReport central = at(0);

@@ -24,6 +24,7 @@ struct Dimension {
   std::string knob;      // sim/study/knobs.hpp name
   std::string source;    // e.g. "fit", "profile residuals", "catalog [assume]"
   bool normal = true;    // normal in ln-space (else ln-uniform)
+  bool screened = false; // a normal dimension the screen below may rule out (tried at +-2 sd)
   double center = 0;     // ln(value): the mean (normal) ...
   double low = 0, high = 0;  // ... or the ln range (uniform)
 };
@@ -62,7 +63,8 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
 // Issue 20: whether the uncertain inputs can move any result, so that `--samples` need not cost 16
 // reruns when they cannot. A fit's or a profile's (normal) dimension always counts; ln-uniform
 // ([assume]) ranges are screened by two analytical runs of every configuration, all low and all
-// high, against the central run: unchanged step time, throughput and total time (to 1e-9) on
+// high (a screened normal dimension at -2 and +2 sd), against the central run: unchanged step
+// time, throughput and total time (to 1e-9) on
 // every row means a zero-width interval, so no sampling. (Corners suffice where each input moves
 // a result one way; the screen does not look for effects that cancel between the corners.)
 // `shapes` (issue 21): NCCL schedules shared with the other runs of this scenario, or null.
