@@ -78,7 +78,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
     }
   }
 
-  r.activations = Bytes{static_cast<std::uint64_t>(std::ceil(activation_bytes(m, act, in.batch_per_gpu, in.activation_checkpointing)))};
+  r.activations = Bytes{static_cast<std::uint64_t>(std::ceil(activation_bytes(m, act, in.batch_per_gpu, in.activation_checkpointing, in.amp)))};
   r.workspace = runtime_workspace();
   return r;
 }

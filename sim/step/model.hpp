@@ -35,6 +35,9 @@ struct Layer {
   // layer's output is the next layer's saved input). Plus 1-byte dropout masks.
   double saved_elems_per_sample = -1;
   double saved_mask_bytes_per_sample = 0;
+  // Elements autograd keeps in fp32 under autocast (autocast runs pow, softmax and the like in
+  // fp32; Hugging Face's loss upcasts the logits), in the compute precision without it.
+  double autocast_fp32_elems_per_sample = 0;
   // Attention cores: elements of one heads x seq x seq score matrix per sample (0: not attention).
   // Eager attention keeps the softmax output, the dropout output and the dropout mask of that
   // size; flash attention keeps none of them (sim/step/precision.hpp).

@@ -53,7 +53,7 @@ double backward_factor(const ModelSpec& model, const Layer& layer)
 Saved saved_per_sample(const ModelSpec& model, const Layer& l)
 {
   Saved s{l.saved_elems_per_sample >= 0 ? l.saved_elems_per_sample : l.activation_elems_per_sample,
-          l.saved_mask_bytes_per_sample};
+          l.saved_mask_bytes_per_sample, l.autocast_fp32_elems_per_sample};
   if (model.flash_attention && l.attention_scores_per_sample > 0) {
     s.elems = std::max(0.0, s.elems - 2 * l.attention_scores_per_sample);
     s.mask_bytes = std::max(0.0, s.mask_bytes - l.attention_scores_per_sample);
@@ -63,8 +63,9 @@ Saved saved_per_sample(const ModelSpec& model, const Layer& l)
   return s;
 }
 
-double activation_bytes(const ModelSpec& model, int elem, int batch, bool checkpointing)
+double activation_bytes(const ModelSpec& model, int elem, int batch, bool checkpointing, bool autocast)
 {
+  const int fp32 = autocast ? 4 : elem;
   const std::vector<int> blocks = checkpointing ? checkpoint_blocks(model) : std::vector<int>(model.layers.size(), -1);
   Saved kept;
   std::map<int, Saved> in_block;
@@ -73,16 +74,18 @@ double activation_bytes(const ModelSpec& model, int elem, int batch, bool checkp
     if (blocks[i] < 0) {
       kept.elems += s.elems;
       kept.mask_bytes += s.mask_bytes;
+      kept.fp32_elems += s.fp32_elems;
       continue;
     }
     // A block's first layer: the block keeps its input, the previous layer's output.
     if (!in_block.count(blocks[i]) && i > 0) kept.elems += model.layers[i - 1].activation_elems_per_sample;
     in_block[blocks[i]].elems += s.elems;
     in_block[blocks[i]].mask_bytes += s.mask_bytes;
+    in_block[blocks[i]].fp32_elems += s.fp32_elems;
   }
   double largest = 0;  // the block being recomputed holds its own saved activations
-  for (const auto& [b, s] : in_block) largest = std::max(largest, s.elems * elem + s.mask_bytes);
-  return (kept.elems * elem + kept.mask_bytes + largest) * batch;
+  for (const auto& [b, s] : in_block) largest = std::max(largest, s.elems * elem + s.fp32_elems * fp32 + s.mask_bytes);
+  return (kept.elems * elem + kept.fp32_elems * fp32 + kept.mask_bytes + largest) * batch;
 }
 
 double model_flops_per_sample(const ModelSpec& model)

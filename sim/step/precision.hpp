@@ -41,14 +41,16 @@ std::vector<int> checkpoint_blocks(const ModelSpec& model);
 // Backward FLOPs of `layer` over its forward: flash attention cores 2.5, others the model's.
 double backward_factor(const ModelSpec& model, const Layer& layer);
 
-// Saved for backward per sample: `elems` in the activation precision and `mask_bytes`.
+// Saved for backward per sample: `elems` in the activation precision, `fp32_elems` in fp32
+// under autocast (else the activation precision) and `mask_bytes`.
 struct Saved {
-  double elems = 0, mask_bytes = 0;
+  double elems = 0, mask_bytes = 0, fp32_elems = 0;
 };
 Saved saved_per_sample(const ModelSpec& model, const Layer& layer);
 
-// Peak activation bytes per micro-batch of `batch` samples with `elem`-byte activations.
-double activation_bytes(const ModelSpec& model, int elem, int batch, bool checkpointing);
+// Peak activation bytes per micro-batch of `batch` samples with `elem`-byte activations
+// (`autocast`: the fp32 elements are 4 bytes, else `elem`).
+double activation_bytes(const ModelSpec& model, int elem, int batch, bool checkpointing, bool autocast = false);
 
 // Model FLOPs per sample of one training step: forward + backward, no recomputation (the MFU
 // convention: Chowdhery et al., PaLM, arXiv 2204.02311, appendix B).

@@ -4,6 +4,7 @@
 
 #include "app/input/scenario_loader.hpp"
 #include "sim/step/memory.hpp"
+#include "sim/step/precision.hpp"
 #include "sim/step/model_zoo.hpp"
 #include "sim/study/scenario.hpp"
 #include "sim/step/sharded.hpp"
@@ -95,6 +96,23 @@ TEST_CASE("a transformer block saves 34 s h + 5 a s^2 bytes per sample in 16-bit
       masks += l.saved_mask_bytes_per_sample;
     }
   CHECK(elems * 2 + masks == Approx(34.0 * s * h + 5.0 * a * s * s));
+}
+
+TEST_CASE("Hugging Face's GPT-2 keeps gelu_new's fp32 intermediates and the loss's fp32 logits (measured on an H100)",
+          "[memory]")
+{
+  // docs/model.md "Memory": 3 x 4h elements per token and layer (fp32 under autocast) beyond the
+  // fused count, and 3 x vocab fp32 per token at the loss.
+  const double s = 1024, h = 768, vocab = 50257, batch = 16;
+  const ModelSpec m = make_gpt2_small(1024);
+  const double amp = activation_bytes(m, 2, 16, false, true), pure = activation_bytes(m, 2, 16, false, false);
+  const double fp32_elems = (12 * 12.0 * h * s + 3 * vocab * s) * batch;
+  CHECK(amp - pure == Approx(fp32_elems * 2));  // 4 bytes instead of 2
+  // The GELU term alone is 48 s h bytes per layer and sample under autocast: the H100 measured
+  // +6.75 GiB for GPT-2 at 16 x 1024 over a fused GELU (validation/device/h100_20261125).
+  CHECK(12 * 12.0 * h * s * batch * 4 / double(1ull << 30) == Approx(6.75).epsilon(0.01));
+  // The logits: 12 bytes each at the peak; the H100 measured 11.3-11.5 (8.7 GiB at 16 x 1024).
+  CHECK(3 * vocab * s * batch * 4 / double(1ull << 30) == Approx(9.2).epsilon(0.01));
 }
 
 TEST_CASE("sharded frameworks: zero-3 gathers parameters twice per step, zero-1/2 once after the step", "[memory][sharded]")
