@@ -30,7 +30,7 @@ struct Request {
   // Optional: each channel's own rank order (`channels` of them, each a permutation of `ranks`),
   // for rings that do not follow `ranks` (one node's NVLink mesh: topology/rings.hpp mesh_rings).
   // Null: channel c rotates each node's local order (allreduce_ring.hpp channel_ring).
-  std::shared_ptr<const std::vector<std::vector<VertexId>>> channel_orders;
+  std::shared_ptr<const std::vector<std::vector<VertexId>>> channel_orders{};
 };
 
 // The GPUs of every node in `topo`, node-major: the default rank order.

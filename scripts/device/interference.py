@@ -21,8 +21,8 @@ import sys
 
 import cupy
 import torch
-import torch.nn.functional as F
-import torchvision
+
+from steps import resnet50  # (precision, batch, channels_last): the same step as steps.py
 
 KERNEL = r"""
 extern "C" __global__ void reduce_copy(const float4* a, const float4* b, float4* out,
@@ -98,22 +98,6 @@ class Comm:
         return sec / reps, self.hbm_bytes(reps) / sec
 
 
-def resnet50(batch, channels_last, dtype=torch.float16):
-    fmt = torch.channels_last if channels_last else torch.contiguous_format
-    model = torchvision.models.resnet50().cuda().to(memory_format=fmt)
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = torch.randn(batch, 3, 224, 224, device="cuda").to(memory_format=fmt)
-    y = torch.randint(0, 1000, (batch,), device="cuda")
-
-    def step():
-        with torch.autocast("cuda", dtype=dtype, enabled=dtype != torch.float32):
-            loss = F.cross_entropy(model(x), y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-    return step
-
-
 def gemm(n, reps):
     a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
@@ -173,10 +157,10 @@ def main():
         "gemm_bf16_8192_x10": lambda: (gemm(8192, 10), 10, (8, 16, 32), (None, 0.3e12)),
         "add_fp32_256M_x10": lambda: (stream_add(1 << 28, 10), 10, (8, 16, 32), (None, 0.3e12)),
         "transformer_1024x24_bf16_b32_s512": lambda: (transformer(32, 512, 24), 10, (8, 16, 32), (None, 0.3e12)),
-        "resnet50_fp16_b256_nchw": lambda: (resnet50(256, False), 12, (8, 16, 32), (None, 0.3e12)),
-        "resnet50_fp16_b256_nhwc": lambda: (resnet50(256, True), 12, (1, 16), (None,)),
-        "resnet50_bf16_b256_nhwc": lambda: (resnet50(256, True, torch.bfloat16), 12, (1, 16), (None,)),
-        "resnet50_tf32_b256_nhwc": lambda: (resnet50(256, True, torch.float32), 8, (1, 16), (None,)),
+        "resnet50_fp16_b256_nchw": lambda: (resnet50("amp-fp16", 256, False), 12, (8, 16, 32), (None, 0.3e12)),
+        "resnet50_fp16_b256_nhwc": lambda: (resnet50("amp-fp16", 256, True), 12, (1, 16), (None,)),
+        "resnet50_bf16_b256_nhwc": lambda: (resnet50("amp-bf16", 256, True), 12, (1, 16), (None,)),
+        "resnet50_tf32_b256_nhwc": lambda: (resnet50("tf32", 256, True), 8, (1, 16), (None,)),
     }
     chosen = sys.argv[2:] or list(makers)[:5]
     workloads = {name: makers[name]() for name in chosen}

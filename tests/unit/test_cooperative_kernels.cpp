@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
+#include "toy_iteration.hpp"
 
-#include "algorithms/registry.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "sim/step/iteration.hpp"
 #include "sim/study/scenario.hpp"
@@ -17,28 +17,11 @@ using namespace ddpsim::sim;
 
 TEST_CASE("cooperative kernels: backward stops for every collective it overlaps")
 {
-  // Four layers of one 4000-byte bucket each: forward 100 us and backward 200 us per layer,
-  // gradients ready at 600, 800, 1000, 1200 us; each collective takes 150 us; optimizer 50 us.
-  ModelSpec model{"toy", {}};
-  for (int i = 0; i < 4; ++i) model.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1000}}, 0, 0});
+  // The toy of toy_iteration.hpp: gradients ready at 600, 800, 1000, 1200 us; each collective
+  // takes 150 us; optimizer 50 us.
+  test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
-  IterationSetup s;
-  s.model = &model;
-  for (int i = 0; i < 4; ++i) {
-    s.times.forward.push_back(Time::from_us(100));
-    s.times.backward.push_back(Time::from_us(200));
-  }
-  s.times.forward_total = Time::from_us(400);
-  s.times.backward_total = Time::from_us(800);
-  s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4000};
-  s.optimizer = Time::from_us(50);
-  s.collective = [](Bytes) {
-    PricedCollective p;
-    p.algorithm = &algo::Registry::instance().get("ring");
-    p.channels = 1;
-    return p;
-  };
-  s.network = &net;
+  IterationSetup s = toy.setup(&net);
   const IterationResult overlapped = simulate_iteration(s);
   CHECK(overlapped.step.us() == Approx(1400));  // the last bucket (1200-1350) is all that shows
 

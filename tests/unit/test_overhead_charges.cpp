@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
+#include "toy_iteration.hpp"
 
 #include "algorithms/registry.hpp"
 #include "app/input/scenario_loader.hpp"
@@ -12,44 +13,10 @@
 using namespace ddpsim;
 using namespace ddpsim::sim;
 
-namespace {
-
-// Four layers of one 1000-element fp32 tensor: one 4000-byte bucket per layer. Forward 100 us and
-// backward 200 us per layer, optimizer 50 us: gradients ready at 600, 800, 1000, 1200 us.
-struct Toy {
-  ModelSpec model{"toy", {}};
-  Toy()
-  {
-    for (int i = 0; i < 4; ++i) model.layers.push_back(Layer{"l" + std::to_string(i), {{"w", 1000}}, 0, 0});
-  }
-  IterationSetup setup(NetworkBackend* net) const
-  {
-    IterationSetup s;
-    s.model = &model;
-    for (std::size_t i = 0; i < 4; ++i) {
-      s.times.forward.push_back(Time::from_us(100));
-      s.times.backward.push_back(Time::from_us(200));
-    }
-    s.times.forward_total = Time::from_us(400);
-    s.times.backward_total = Time::from_us(800);
-    s.framework.first_bucket_cap = s.framework.bucket_cap = Bytes{4000};
-    s.optimizer = Time::from_us(50);
-    s.collective = [](Bytes) {
-      PricedCollective p;
-      p.algorithm = &algo::Registry::instance().get("ring");
-      p.channels = 1;
-      return p;
-    };
-    s.network = net;
-    return s;
-  }
-};
-
-}  // namespace
 
 TEST_CASE("overheads charged: each collective's launch delays its start")
 {
-  Toy toy;
+  test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   s.overheads.launch = Time::from_us(10);
@@ -63,7 +30,7 @@ TEST_CASE("overheads charged: each collective's launch delays its start")
 
 TEST_CASE("overheads charged: DDP's copies into buckets lengthen backward, the copies out delay the optimizer")
 {
-  Toy toy;
+  test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   s.overheads.copy_hbm = Bandwidth{4e9};  // 4000 B read + written: 2 us per layer in, 2 us out
@@ -76,7 +43,7 @@ TEST_CASE("overheads charged: DDP's copies into buckets lengthen backward, the c
 
 TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the HBM they take")
 {
-  Toy toy;
+  test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   // 8 ranks: 1.75 x 4000 B sent per bucket, 2 HBM bytes each, in 150 us: 93.33 MB/s of HBM.
@@ -95,7 +62,7 @@ TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the
 
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
 {
-  Toy toy;
+  test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   s.overheads.sm_count = 10;                // one channel of 10 SMs: compute at 9/10
@@ -116,7 +83,7 @@ TEST_CASE("overheads: optimizer bytes per parameter and Horovod's negotiation")
   CHECK(optimizer_bytes_per_param(Optimizer::adam, Precision::bf16) == 28);  // -2 B grad read, +2 B 16-bit copy
   // Its price per cycle: tests/unit/test_negotiation.cpp.
   // A cycle's buffers are released after the negotiation.
-  Toy toy;
+  test::Toy toy;
   FrameworkOptions o;
   o.framework = Framework::horovod;
   o.cycle_time = Time::from_us(1000);
