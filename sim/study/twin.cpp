@@ -20,6 +20,17 @@ bool has_knob(const Uncertainty& u, const std::string& knob)
   return false;
 }
 
+// Appends a normal dimension of ln-variance `var`, independent of the others.
+void push_normal(Uncertainty& u, const Dimension& d, double var)
+{
+  u.dims.push_back(d);
+  const Eigen::Index n = u.cov.rows();
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
+  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
+  cov(n, n) = var;
+  u.cov = cov;
+}
+
 // The spread of a profile's multi-node residuals, sd of ln(predicted / measured), as a normal
 // perturbation of the network efficiency. Nothing when fewer than two multi-node points.
 void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::string>& notes)
@@ -36,12 +47,7 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   d.knob = "network_efficiency";
   d.source = "profile residuals";
   d.center = std::log(prof.network.efficiency);
-  u.dims.push_back(d);
-  const Eigen::Index n = u.cov.rows();
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
-  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
-  cov(n, n) = var;
-  u.cov = cov;
+  push_normal(u, d, var);
   char buf[160];
   std::snprintf(buf, sizeof buf, "interval: network efficiency x exp(N(0, %.3f)) from %zu profile residuals", std::sqrt(var),
                 ln.size());
@@ -85,12 +91,7 @@ bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u)
   d.source = "roofline error";
   d.center = 0;
   d.screened = true;  // an input-bound step does not move with compute: no samples then
-  u.dims.push_back(d);
-  const Eigen::Index n = u.cov.rows();
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
-  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
-  cov(n, n) = kRooflineLnSd * kRooflineLnSd;
-  u.cov = cov;
+  push_normal(u, d, kRooflineLnSd * kRooflineLnSd);
   return true;
 }
 
