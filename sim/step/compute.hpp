@@ -21,6 +21,10 @@ struct ComputeParams {
   Time kernel_overhead = Time::from_us(5);  // per layer and pass: launch + framework cost (docs/model.md)
   std::optional<double> measured_step_s;    // measured single-GPU forward+backward, no DDP
   double speedup = 1.0;                // what-if: divide compute time (e.g. a compiler)
+  // Per-GPU forward + backward time x this on a row with more than one GPU per node: the one-node
+  // loss, which no modelled mechanism explains (docs/model.md "What real steps pay"). 1 = none;
+  // fitted by `calibrate job --fit node_slowdown`, sampled in the intervals (sim/study/twin.cpp).
+  double node_slowdown = 1.0;
   bool activation_checkpointing = false;  // training.activation_checkpointing (precision.hpp)
 };
 

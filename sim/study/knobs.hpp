@@ -13,6 +13,9 @@
 //   loader_cpu          [s]  data.per_sample_cpu_s, CPU time to load one sample (needs data.workers)
 //   model_scale         [1]  parameter count scale of the model: params and FLOPs x s, activations x sqrt(s)
 //                            (a dense layer's widths x k gives params k^2, activations k)
+//   node_slowdown       [1]  each GPU's forward + backward time x this on rows with more than one GPU
+//                            per node (compute.node_slowdown): the one-node loss, a measured effect
+//                            without a modelled mechanism (docs/model.md "What real steps pay")
 // There is no interference-factor knob: the simulator has no such parameter yet.
 #pragma once
 

@@ -60,6 +60,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   cp.batch_per_gpu = spec.training.batch_per_gpu;
   cp.precision = spec.training.precision;
   cp.activation_checkpointing = spec.training.activation_checkpointing;
+  if (gpn > 1) cp.speedup /= cp.node_slowdown;  // the one-node loss (compute.hpp)
 
   IterationSetup setup;
   setup.model = &spec.model;

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "sim/network/shape_cache.hpp"  // issue 21
 #include "sim/study/knobs.hpp"
+#include "sim/study/model_error.hpp"
 #include "sim/study/uncertainty.hpp"
 #include "sim/step/traced.hpp"
 
@@ -18,17 +19,6 @@ bool has_knob(const Uncertainty& u, const std::string& knob)
   for (const Dimension& d : u.dims)
     if (d.knob == knob) return true;
   return false;
-}
-
-// Appends a normal dimension of ln-variance `var`, independent of the others.
-void push_normal(Uncertainty& u, const Dimension& d, double var)
-{
-  u.dims.push_back(d);
-  const Eigen::Index n = u.cov.rows();
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
-  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
-  cov(n, n) = var;
-  u.cov = cov;
 }
 
 // The spread of a profile's multi-node residuals, sd of ln(predicted / measured), as a normal
@@ -71,38 +61,6 @@ void add_traced(const ScenarioSpec& spec, Uncertainty& u, std::vector<std::strin
                 "host time kept); the interval spans both ratios (compute x %.3f-%.3f), wider than a same-GPU prediction",
                 t->gpu->name.c_str(), spec.cluster.instance.gpu.name.c_str(), g.point, g.flops, g.hbm, lo, hi);
   notes.emplace_back(buf);
-}
-
-// Issue 18: the roofline at its default efficiency is an assumption, and its error is measured:
-// over every single-GPU row the project holds (21 rows of the public DGX and p3 tables, 8 steps
-// measured on an H100; docs/validation.md "The roofline's own error"), ln(measured / predicted
-// compute time) has a root mean square of 0.63. A prediction that rests on it carries that error
-// on compute alone, not on communication: compute_scale ~ exp(N(0, 0.63^2)), centred on the
-// roofline (the central value is not moved towards the data). Nothing when compute is measured
-// (compute.measured_step_s, model.trace) or stated (compute.efficiency), or when a job profile
-// calibrates the step to the user's runs (its own fit and model error say how sure it is).
-constexpr double kRooflineLnSd = 0.63;
-
-bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u)
-{
-  if (spec.compute.measured_step_s || spec.compute.efficiency_stated || spec.model.traced || spec.job_profile) return false;
-  Dimension d;
-  d.knob = "compute_scale";
-  d.source = "roofline error";
-  d.center = 0;
-  d.screened = true;  // an input-bound step does not move with compute: no samples then
-  push_normal(u, d, kRooflineLnSd * kRooflineLnSd);
-  return true;
-}
-
-std::string roofline_note(const ScenarioSpec& spec)
-{
-  char buf[240];
-  std::snprintf(buf, sizeof buf,
-                "interval: compute x exp(N(0, %.2f)): the roofline at its default efficiency %.2f is an assumption "
-                "(its error on 29 measured single-GPU steps); set compute.measured_step_s or fit compute_scale",
-                kRooflineLnSd, spec.compute.efficiency);
-  return buf;
 }
 
 // Issue 20: the job profile's fitted and held-back rows, marked on the report's rows.
@@ -213,6 +171,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   if (loaded.job_profile) notes = apply_job_profile(*loaded.job_profile, spec, u);
   add_traced(loaded, u, notes);  // issue 19
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
+  const bool node_loss = add_node_loss(loaded, u);       // issue 18
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   std::string assumed;
   for (const AssumedRange& a : loaded.assumed) {
@@ -242,6 +201,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   if (samples >= 2 && !u.empty()) {
     add_intervals(loaded, report, u, shared, samples);
     if (roofline) notes.push_back(roofline_note(loaded));
+    if (node_loss) notes.push_back(node_loss_note());
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
                     " Latin-hypercube samples of the uncertain inputs (--samples)");

@@ -4,7 +4,8 @@
 // Inputs (each one dimension, applied through sim/study/knobs.hpp):
 //   - a job fit's knobs: ln(value) ~ Normal(fitted, cov) (correlated, through the Cholesky factor);
 //   - a profile's residual spread: network_efficiency x exp(Normal(0, sd of ln residuals));
-//   - a catalog [assume] value with a stated range: ln(value) uniform over [low, high].
+//   - a catalog [assume] value with a stated range: ln(value) uniform over [low, high];
+//   - a measured one-sided model error: ln(value) = center + |Normal(0, sd)| (Dimension::half).
 // Sampling: a Latin hypercube of N points (every dimension's (0,1) range cut in N strata, one
 // point per stratum, strata paired by seeded permutations; McKay, Beckman & Conover 1979), from
 // a SplitMix64 stream so that the same seed gives the same samples on every platform. Normal
@@ -25,6 +26,8 @@ struct Dimension {
   std::string source;    // e.g. "fit", "profile residuals", "catalog [assume]"
   bool normal = true;    // normal in ln-space (else ln-uniform)
   bool screened = false; // a normal dimension the screen below may rule out (tried at +-2 sd)
+  bool half = false;     // a normal dimension folded at its centre: ln(value) = center + |N(0, var)|,
+                         // for an effect with a known sign (a loss) and a measured size
   double center = 0;     // ln(value): the mean (normal) ...
   double low = 0, high = 0;  // ... or the ln range (uniform)
 };

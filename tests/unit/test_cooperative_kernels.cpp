@@ -1,7 +1,7 @@
 // Issue 18, what the H100 measured (validation/device/h100_20261125): cooperative kernels (cuDNN's
 // channels_last batch norm) wait for every SM, so no backward compute runs beside a collective
 // (sim/step/overhead_setup.cpp); and the roofline's default carries its measured error as a band
-// (sim/study/twin.cpp).
+// (sim/study/model_error.cpp).
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
@@ -83,11 +83,14 @@ TEST_CASE("the roofline's default carries its measured error as a band; a measur
   const ConfigResult& one = dflt.results[0];
   CHECK(one.step_band.p10 < 0.7 * one.step_time_s);
   CHECK(one.step_band.p90 > 1.5 * one.step_time_s);
-  // A measured step or a stated efficiency: the band is gone (the catalog's latencies barely move a 1-node BERT).
+  // A measured step or a stated efficiency: the roofline's band is gone; what is left is the
+  // one-node loss (test_node_loss.cpp), one-sided and within x1.15 (the catalog's latencies
+  // barely move a 1-node BERT).
   for (const std::string extra : {"compute: {measured_step_s: 0.2}\n", "compute: {efficiency: 0.3}\n"}) {
     const ScenarioReport r = predict(spec(extra), RunOptions{}, kDefaultSamples);
     CHECK_FALSE(said(r));
-    if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p90 < 1.1 * r.results[0].step_time_s);
+    if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p90 < 1.15 * r.results[0].step_time_s);
+    if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p10 > 0.99 * r.results[0].step_time_s);
   }
   // The central value is the roofline's, with or without the band.
   CHECK(predict(spec(""), RunOptions{}, 0).results[0].step_time_s == one.step_time_s);

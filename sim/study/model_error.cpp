@@ -1,0 +1,89 @@
+#include "sim/study/model_error.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ddpsim::sim {
+namespace {
+
+// Issue 18: over every single-GPU row the project holds (21 rows of the public DGX and p3 tables,
+// 8 steps measured on an H100; docs/validation.md "The roofline's own error"), ln(measured /
+// predicted compute time) has a root mean square of 0.63. A prediction that rests on the default
+// carries that error on compute alone, not on communication, centred on the roofline.
+constexpr double kRooflineLnSd = 0.63;
+
+// Issue 18: every public 8-GPU node the project holds (validation/training: 20 NVIDIA DGX rows;
+// validation/aws/training: 1 p3.16xlarge row) scaled to 84.1-99.9% of 8x its own one-GPU row,
+// where the model gives 99.0-100%. ln(predicted / measured efficiency) is positive on all 21 rows,
+// root mean square 0.066 (mean 0.044; docs/validation.md "The one-node loss"). No mechanism in
+// the model explains it (docs/model.md "What real steps pay"), so it is a band, one-sided: each
+// GPU's compute x exp(|N(0, 0.066^2)|) on a row with more than one GPU per node.
+constexpr double kNodeLossLnSd = 0.066;
+
+bool shares_a_node(const ScenarioSpec& spec)
+{
+  for (int g : spec.cluster.gpus_per_node_each)
+    if (g > 1) return true;
+  const int g = spec.cluster.gpus_per_node > 0 ? spec.cluster.gpus_per_node : spec.cluster.instance.gpus;
+  return spec.cluster.gpus_per_node_each.empty() && g > 1;
+}
+
+}  // namespace
+
+void push_normal(Uncertainty& u, const Dimension& d, double var)
+{
+  u.dims.push_back(d);
+  const Eigen::Index n = u.cov.rows();
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
+  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
+  cov(n, n) = var;
+  u.cov = cov;
+}
+
+bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u)
+{
+  if (spec.compute.measured_step_s || spec.compute.efficiency_stated || spec.model.traced || spec.job_profile) return false;
+  Dimension d;
+  d.knob = "compute_scale";
+  d.source = "roofline error";
+  d.center = 0;
+  d.screened = true;  // an input-bound step does not move with compute: no samples then
+  push_normal(u, d, kRooflineLnSd * kRooflineLnSd);
+  return true;
+}
+
+std::string roofline_note(const ScenarioSpec& spec)
+{
+  char buf[240];
+  std::snprintf(buf, sizeof buf,
+                "interval: compute x exp(N(0, %.2f)): the roofline at its default efficiency %.2f is an assumption "
+                "(its error on 29 measured single-GPU steps); set compute.measured_step_s or fit compute_scale",
+                kRooflineLnSd, spec.compute.efficiency);
+  return buf;
+}
+
+bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u)
+{
+  if (spec.job_profile || spec.model.traced || !shares_a_node(spec)) return false;
+  Dimension d;
+  d.knob = "node_slowdown";
+  d.source = "one-node loss";
+  d.center = std::log(spec.compute.node_slowdown);
+  d.screened = true;
+  d.half = true;
+  push_normal(u, d, kNodeLossLnSd * kNodeLossLnSd);
+  return true;
+}
+
+std::string node_loss_note()
+{
+  char buf[280];
+  std::snprintf(buf, sizeof buf,
+                "interval: compute x exp(|N(0, %.3f)|) on rows with more than one GPU per node: 21 public 8-GPU nodes "
+                "reached 84-100%% of 8x one GPU where the model gives ~100%% (no modelled mechanism); fit node_slowdown "
+                "with calibrate job on a 1-GPU and a full-node row",
+                kNodeLossLnSd);
+  return buf;
+}
+
+}  // namespace ddpsim::sim

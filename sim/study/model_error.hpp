@@ -1,0 +1,32 @@
+// The model's own measured errors, as interval dimensions (issue 18: "intervals carry parameter
+// uncertainty and model error"). Each is a mechanism the simulator does not have, or has only
+// at an assumed value, whose size the project measured on public data; the central prediction
+// is never moved towards that data, only the band widened.
+//
+//   - the roofline at its default efficiency: compute x exp(N(0, 0.63^2)) (29 single-GPU steps);
+//   - the one-node loss: each GPU's compute x exp(|N(0, 0.066^2)|) on rows with more than one GPU
+//     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against ~100% modelled).
+#pragma once
+
+#include <string>
+
+#include "sim/study/scenario.hpp"
+#include "sim/study/uncertainty.hpp"
+
+namespace ddpsim::sim {
+
+// Appends a normal dimension of ln-variance `var`, independent of the others.
+void push_normal(Uncertainty& u, const Dimension& d, double var);
+
+// The roofline's error, when compute rests on the default efficiency (nothing measured, stated,
+// traced or fitted). Returns whether it was added.
+bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u);
+std::string roofline_note(const ScenarioSpec& spec);
+
+// The one-node loss, when some row runs more than one GPU per node and the compute was not
+// calibrated on the user's runs (a job profile) or traced (a trace is of a real step).
+// Returns whether it was added.
+bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u);
+std::string node_loss_note();
+
+}  // namespace ddpsim::sim

@@ -1,0 +1,91 @@
+// Issue 18: the one-node loss. 21 public 8-GPU nodes reached 84-100% of 8x their one-GPU row where
+// the model gives ~100%; no modelled mechanism explains it, so it is a knob (node_slowdown, fitted
+// by calibrate job) and a one-sided band on every prediction that has not calibrated it
+// (sim/study/model_error.cpp).
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include "app/input/scenario_loader.hpp"
+#include "calibrate/plausibility.hpp"
+#include "sim/study/knobs.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/study/twin.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+namespace {
+
+ScenarioSpec bert(int gpus_per_node, const std::string& extra = "compute: {measured_step_s: 0.2}\n")
+{
+  return app::parse_scenario("s.yaml",
+                             "name: t\ncluster: {instance: p5.48xlarge, nodes: [1, 2], gpus_per_node: " +
+                                 std::to_string(gpus_per_node) +
+                                 "}\nmodel: {preset: bert-large, seq_len: 128}\n"
+                                 "training: {framework: pytorch-ddp, batch_per_gpu: 32, precision: bf16, samples: 100000, "
+                                 "optimizer: adam}\n" +
+                                 extra,
+                             test::catalog());
+}
+
+bool said(const ScenarioReport& r)
+{
+  for (const std::string& n : r.notes)
+    if (n.find("on rows with more than one GPU per node") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("node_slowdown slows each GPU's compute only where a node runs more than one GPU")
+{
+  for (const int g : {1, 8}) {
+    ScenarioSpec s = bert(g);
+    CHECK(start_value("node_slowdown", s) == 1.0);
+    const ScenarioReport before = run_scenario(s, RunOptions{});
+    apply("node_slowdown", s, 1.2);
+    const ScenarioReport after = run_scenario(s, RunOptions{});
+    REQUIRE(after.results.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double f = g > 1 ? 1.2 : 1.0;
+      CHECK(after.results[i].compute_s == Approx(f * before.results[i].compute_s).epsilon(1e-9));
+      if (g > 1) CHECK(after.results[i].samples_per_s < before.results[i].samples_per_s);
+    }
+  }
+  // It transfers between scenarios on the same instance and model only.
+  JobContext a = context_of(bert(8)), b = a;
+  CHECK(why_not_transferable("node_slowdown", a, b).empty());
+  b.instance = "p4d.24xlarge";
+  CHECK(why_not_transferable("node_slowdown", a, b) == "fitted on p5.48xlarge nodes, the scenario uses p4d.24xlarge");
+}
+
+TEST_CASE("the one-node loss is a one-sided band, absent with one GPU per node")
+{
+  // A measured single-GPU step on 8-GPU nodes: nothing else is uncertain but the catalog's [assume]
+  // latencies, which barely move a BERT step; the band is the loss, below the central value only.
+  const ScenarioReport shared = predict(bert(8), RunOptions{}, kDefaultSamples);
+  CHECK(said(shared));
+  for (const ConfigResult& r : shared.results) {
+    REQUIRE(r.step_band.set);
+    CHECK(r.step_band.p10 >= 0.995 * r.step_time_s);
+    CHECK(r.step_band.p90 > 1.04 * r.step_time_s);  // half-normal p90: exp(1.645 x 0.066) = 1.115 on compute
+    CHECK(r.step_band.p90 < 1.15 * r.step_time_s);
+    CHECK(r.samples_band.p90 <= 1.005 * r.samples_per_s);
+  }
+  // The central value is the model's: the band does not move it.
+  CHECK(predict(bert(8), RunOptions{}, 0).results[0].step_time_s == shared.results[0].step_time_s);
+  // One GPU per node: no loss to carry.
+  const ScenarioReport alone = predict(bert(1), RunOptions{}, kDefaultSamples);
+  CHECK_FALSE(said(alone));
+  for (const ConfigResult& r : alone.results)
+    if (r.step_band.set) CHECK(r.step_band.p90 < 1.01 * r.step_time_s);
+}
+
+TEST_CASE("a fitted node_slowdown outside the public range warns")
+{
+  CHECK(calibrate::knob_warning("node_slowdown", 1.1, 1.0).empty());
+  CHECK(calibrate::knob_warning("node_slowdown", 1.0, 1.0).empty());
+  CHECK_THAT(calibrate::knob_warning("node_slowdown", 1.6, 1.0), Catch::Contains("outside the plausible 0.95-1.3"));
+  CHECK_FALSE(calibrate::knob_warning("node_slowdown", 0.8, 1.0).empty());
+}
