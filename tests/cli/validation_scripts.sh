@@ -17,6 +17,12 @@ awk -F'|' '/2x8/ { e = $9 + 0; exit !(e > 0 && e < 150) }' "$tmp/t.md" && say ok
 grep -q '^Scaling efficiency, 1 rows: median |error|' "$tmp/t.md" && grep -q '^\[DLE-PT-BERT\]: https://' "$tmp/t.md" &&
   say ok "summary and source link" || say fail "summary: $(tail -5 "$tmp/t.md")"
 
+# --intervals: the same rows with default intervals, and a coverage line that counts both.
+timeout 120 bash "$root/scripts/validate_training.sh" --ddpsim "$ddpsim" --only '^ptbert_s128_fp16_n2x8$' --intervals \
+  >"$tmp/i.md" 2>&1 || say fail "validate_training.sh --intervals exit: $(tail -3 "$tmp/i.md")"
+grep -qE '^- \(all\): [0-2] of 2 \([0-9]+ %\)$' "$tmp/i.md" && say ok "interval coverage line" ||
+  say fail "interval coverage: $(tail -6 "$tmp/i.md")"
+
 timeout 120 bash "$root/scripts/validate_calibrate_job.sh" --ddpsim "$ddpsim" --only '^ptbert_s128_fp16$' \
   --knobs "compute_scale step_overhead" --samples 4 >"$tmp/c.md" 2>&1 || say fail "validate_calibrate_job.sh exit: $(tail -3 "$tmp/c.md")"
 grep -qE '^\| ptbert_s128_fp16 \| `compute_scale step_overhead` \| (compute_scale = .*; step_overhead = |refused: )' "$tmp/c.md" &&
