@@ -159,12 +159,13 @@ std::optional<algo::TunerChoice> CollectiveModel::plugin_choice(algo::Collective
 void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
 {
   const ScopeParams& s = scope();
-  DDPSIM_CHECK(s.efficiency > 0, "profile efficiency must be positive");
+  const double efficiency = options_.profile.efficiency(topo_.nodes());  // at most 1 beyond the fitted nodes
+  DDPSIM_CHECK(efficiency > 0, "profile efficiency must be positive");
   const double extra_us = s.alpha_us + s.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
   if (p.protocol) p.schedule.fixed_latency = Time::from_us(p.terms.latency_us);
   // A negative fitted alpha (NCCL's table above the machine's latency) never makes time negative.
   p.schedule.fixed_latency = max(Time{0}, p.schedule.fixed_latency + Time::from_us(extra_us));
-  p.schedule.wire_factor /= s.efficiency;
+  p.schedule.wire_factor /= efficiency;
 }
 
 PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) const

@@ -1,5 +1,7 @@
 #include "sim/network/profile.hpp"
 
+#include <algorithm>
+
 #include "algorithms/registry.hpp"
 
 namespace ddpsim::sim {
@@ -10,6 +12,22 @@ Profile default_profile(const std::string& instance)
   p.instance = instance;
   p.provenance.method = "catalog line rates, no fitted terms";
   return p;
+}
+
+int Profile::fitted_nodes() const
+{
+  int n = 0;
+  for (const Residual& r : residuals) n = std::max(n, r.nodes);
+  return n;
+}
+
+double Profile::efficiency(int nodes) const
+{
+  const double e = scope(nodes).efficiency;
+  if (nodes <= 2 || e <= 1 || fitted_nodes() != 2) return e;
+  for (const Residual& r : residuals)
+    if (r.nodes == 2 && (r.algorithm == "tree" || r.algorithm == "nvls")) return 1.0;
+  return e;
 }
 
 std::optional<std::string> profile_algorithm(const Profile& p, bool caller_named, algo::CollectiveOp op)

@@ -90,6 +90,44 @@ TEST_CASE("auto picks only what NCCL runs, and a profile is applied in the sched
   }
 }
 
+TEST_CASE("a network efficiency above 1 fitted on two-node trees is capped at 1 on more nodes; a ring fit carries")
+{
+  const InstanceSpec& inst = test::instance("p4d.24xlarge");
+  Profile prof = default_profile(inst.name);
+  prof.network = ScopeParams{true, 7.0, 1.2, 3.0, 2};
+  CHECK(prof.fitted_nodes() == 0);
+  CHECK(prof.efficiency(8) == 1.2);  // nothing says where or how it was fitted: kept as written
+  Residual r;
+  r.nodes = 2;
+  r.algorithm = "ring";
+  prof.residuals = {r, r};
+  CHECK(prof.fitted_nodes() == 2);
+  CHECK(prof.efficiency(8) == 1.2);  // ring-only: the same bytes per node at any node count
+  prof.residuals[1].algorithm = "nvls";
+  CHECK(prof.efficiency(2) == 1.2);
+  CHECK(prof.efficiency(3) == 1.0);
+  CHECK(prof.efficiency(32) == 1.0);
+  prof.network.efficiency = 0.8;  // a plausible value carries everywhere
+  CHECK(prof.efficiency(32) == 0.8);
+  prof.network.efficiency = 1.2;
+  prof.residuals[0].nodes = 4;  // fitted up to 4 nodes: the two-node special case is not what it absorbed
+  CHECK(prof.efficiency(8) == 1.2);
+  prof.residuals[0].nodes = 2;
+  for (const int nodes : {2, 4}) {
+    const Topology topo(inst, nodes, 8);
+    CollectiveOptions o;
+    o.profile = prof;
+    const CollectiveModel model(topo, o);
+    AnalyticalBackend net(topo);
+    ScopeParams priced = prof.network;
+    priced.efficiency = nodes == 2 ? 1.2 : 1.0;
+    for (std::uint64_t b = 8; b <= GiB; b *= 64) {
+      const PricedCollective p = model.price(algo::CollectiveOp::all_reduce, Bytes{b});
+      CHECK(time_alone_us(p, net) == Approx(profile_time_us(p.terms, priced, Bytes{b})).epsilon(1e-9).margin(1e-5));
+    }
+  }
+}
+
 TEST_CASE("NCCL's refinements: tree correction by size, ring plateau by compute capability")
 {
   CHECK(algo::tree_correction(algo::Protocol::simple, Bytes{64}) == 0.9);
