@@ -128,6 +128,29 @@ TEST_CASE("a network efficiency above 1 fitted on two-node trees is capped at 1 
   }
 }
 
+TEST_CASE("a profile's efficiency above 1 is NCCL's: another library is priced at most at the catalog's rate")
+{
+  const InstanceSpec& inst = test::instance("p3dn.24xlarge");
+  const Topology topo(inst, 2, 8);
+  AnalyticalBackend net(topo);
+  for (const bool nccl : {true, false}) {
+    CollectiveOptions o;
+    o.profile = default_profile(inst.name);
+    o.profile.network = ScopeParams{true, 0.0, 1.33, 0.0, 2};
+    o.algorithm = "ring";
+    o.nccl = nccl;
+    const CollectiveModel model(topo, o);
+    ScopeParams priced = o.profile.network;
+    priced.efficiency = nccl ? 1.33 : 1.0;
+    const PricedCollective p = model.price(algo::CollectiveOp::all_reduce, Bytes{256 * MiB});
+    CHECK(time_alone_us(p, net) == Approx(profile_time_us(p.terms, priced, Bytes{256 * MiB})).epsilon(1e-9));
+    o.profile.network.efficiency = 0.8;  // below 1: every library alike
+    priced.efficiency = 0.8;
+    const PricedCollective q = CollectiveModel(topo, o).price(algo::CollectiveOp::all_reduce, Bytes{256 * MiB});
+    CHECK(time_alone_us(q, net) == Approx(profile_time_us(q.terms, priced, Bytes{256 * MiB})).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("NCCL's refinements: tree correction by size, ring plateau by compute capability")
 {
   CHECK(algo::tree_correction(algo::Protocol::simple, Bytes{64}) == 0.9);
