@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `ddpsim calibrate job` through the binary: the seed case's committed job profile is what the
 # fit gives (nothing in it is tuned by hand), refusals exit 2 with one line, a calibrated scenario
-# shows intervals and the uncalibrated prediction, a profile says what does not transfer, and
-# `calibrate fit` refuses a p5 log read as a p3.16xlarge, naming the instance it fits.
+# shows intervals and the uncalibrated prediction, a profile says what does not transfer, the
+# one-node loss (node_slowdown) fits from a one-GPU and a full-node row, and `calibrate fit` refuses a p5 log read as a p3.16xlarge, naming the instance it fits.
 set -u
 . "$(dirname "$0")/lib.sh"
 ddpsim=$1 root=$2
@@ -41,6 +41,31 @@ echo "calibration: $root/scenarios/jobs/p3_8node_fitted.yaml" >>"$tmp/p3dn.yaml"
 "$ddpsim" scenario "$tmp/p3dn.yaml" --samples 4 >"$tmp/p3dn.txt" 2>&1 || say fail "p3dn scenario: $(cat "$tmp/p3dn.txt")"
 grep -q 'network_efficiency not applied' "$tmp/p3dn.txt" && say ok "says what does not transfer" ||
   say fail "transfer: $(grep -i calibration "$tmp/p3dn.txt")"
+
+# The one-node loss (node_slowdown): fitted from a one-GPU and an eight-GPU row of one node (NVIDIA's
+# DGX-1 ResNet-50 AMP rows, validation/training), written to a profile the scenario then applies.
+cat >"$tmp/rn50.yaml" <<'YAML'
+name: rn50_node_loss
+description: ResNet-50 fp16 DDP on 1 and 8 V100 of a DGX-1
+cluster: {instance: dgx1-v100, nodes: [1, 1], gpus_per_node: [1, 8]}
+model: {preset: resnet50}
+training: {framework: pytorch-ddp, batch_per_gpu: 256, precision: fp16, optimizer: sgd, steps: 100, memory_format: channels_last}
+observed:
+  source: NVIDIA DeepLearningExamples PyTorch ResNet-50 README
+  rows:
+    - {nodes: 1, gpus_per_node: 1, samples_per_s: 1156}
+    - {nodes: 1, gpus_per_node: 8, samples_per_s: 8056}
+YAML
+"$ddpsim" calibrate job "$tmp/rn50.yaml" --fit compute_scale node_slowdown --out "$tmp/rn50.job.yaml" >"$tmp/rn50.txt" 2>&1 ||
+  say fail "node_slowdown fit: $(cat "$tmp/rn50.txt")"
+awk '$1 == "node_slowdown" { v = $3 + 0; ok = v > 1.05 && v < 1.3 } END { exit !ok }' "$tmp/rn50.txt" &&
+  ! grep -q 'warning' "$tmp/rn50.txt" && say ok "node_slowdown fitted in the public range, no warning" ||
+  say fail "node_slowdown: $(grep -E 'node_slowdown|warning' "$tmp/rn50.txt")"
+echo "calibration: $tmp/rn50.job.yaml" >>"$tmp/rn50.yaml"
+"$ddpsim" scenario "$tmp/rn50.yaml" --format csv --samples 0 >"$tmp/rn50.csv" || say fail "node_slowdown scenario exit"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "samples_per_s") c = i }
+  NR == 2 { a = $c } NR == 3 { b = $c } END { exit !(a > 1150 && a < 1162 && b > 8015 && b < 8097) }' "$tmp/rn50.csv" &&
+  say ok "the calibrated scenario reproduces both rows" || say fail "calibrated rows: $(cat "$tmp/rn50.csv")"
 
 check p5_as_p3 2 "p5.48xlarge" "$ddpsim" calibrate fit "$root/tests/data/p5_2node_16gpu_allreduce_awsome.txt" \
   --instance p3.16xlarge --out "$tmp/p.yaml"
