@@ -23,7 +23,7 @@ struct ComputeParams {
   double speedup = 1.0;                // what-if: divide compute time (e.g. a compiler)
   // Per-GPU forward + backward time x this on a row with more than one GPU per node: the one-node
   // loss, which no modelled mechanism explains (docs/model.md "What real steps pay"). 1 = none;
-  // fitted by `calibrate job --fit node_slowdown`, sampled in the intervals (sim/study/twin.cpp).
+  // fitted by `calibrate job --fit node_slowdown`, sampled in the intervals (sim/study/model_error.cpp).
   double node_slowdown = 1.0;
   bool activation_checkpointing = false;  // training.activation_checkpointing (precision.hpp)
 };
