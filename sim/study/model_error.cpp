@@ -30,16 +30,6 @@ bool shares_a_node(const ScenarioSpec& spec)
 
 }  // namespace
 
-void push_normal(Uncertainty& u, const Dimension& d, double var)
-{
-  u.dims.push_back(d);
-  const Eigen::Index n = u.cov.rows();
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
-  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
-  cov(n, n) = var;
-  u.cov = cov;
-}
-
 bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u)
 {
   if (spec.compute.measured_step_s || spec.compute.efficiency_stated || spec.model.traced || spec.job_profile) return false;

@@ -15,9 +15,6 @@
 
 namespace ddpsim::sim {
 
-// Appends a normal dimension of ln-variance `var`, independent of the others.
-void push_normal(Uncertainty& u, const Dimension& d, double var);
-
 // The roofline's error, when compute rests on the default efficiency (nothing measured, stated,
 // traced or fitted). Returns whether it was added.
 bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u);

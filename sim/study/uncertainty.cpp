@@ -58,6 +58,16 @@ Dimension assumed_range(const std::string& knob_name, double value, double low_f
   return d;
 }
 
+void push_normal(Uncertainty& u, const Dimension& d, double var)
+{
+  u.dims.push_back(d);
+  const Eigen::Index n = u.cov.rows();
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(n + 1, n + 1);
+  if (n > 0) cov.topLeftCorner(n, n) = u.cov;
+  cov(n, n) = var;
+  u.cov = cov;
+}
+
 std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed)
 {
   SplitMix64 rng{seed};

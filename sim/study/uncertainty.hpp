@@ -60,6 +60,9 @@ struct Uncertainty {
 // ln-uniform dimension over value x [low_factor, high_factor].
 Dimension assumed_range(const std::string& knob, double value, double low_factor, double high_factor);
 
+// Appends a normal dimension of ln-variance `var` to `u`, independent of the others.
+void push_normal(Uncertainty& u, const Dimension& d, double var);
+
 // N points in [0,1)^d, deterministic in `seed`.
 std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed);
 
