@@ -1,6 +1,5 @@
 #include "sim/network/collective_model.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "algorithms/registry.hpp"
@@ -160,11 +159,7 @@ std::optional<algo::TunerChoice> CollectiveModel::plugin_choice(algo::Collective
 void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
 {
   const ScopeParams& s = scope();
-  // At most 1 beyond the fitted nodes (profile.hpp); and at most 1 for a library other than NCCL:
-  // a profile is fitted to NCCL's collectives, and what lifts it above the catalog's achievable
-  // rate corrects NCCL's own path (its staged ring, its two-node trees), not another library's.
-  const double fitted = options_.profile.efficiency(topo_.nodes());
-  const double efficiency = options_.nccl ? fitted : std::min(fitted, 1.0);
+  const double efficiency = options_.profile.efficiency(topo_.nodes(), options_.nccl);  // its caps: profile.hpp
   DDPSIM_CHECK(efficiency > 0, "profile efficiency must be positive");
   const double extra_us = s.alpha_us + s.gamma_us * std::sqrt(bytes.as_double() / static_cast<double>(MiB));
   if (p.protocol) p.schedule.fixed_latency = Time::from_us(p.terms.latency_us);

@@ -21,10 +21,12 @@ int Profile::fitted_nodes() const
   return n;
 }
 
-double Profile::efficiency(int nodes) const
+double Profile::efficiency(int nodes, bool nccl) const
 {
   const double e = scope(nodes).efficiency;
-  if (nodes <= 2 || e <= 1 || fitted_nodes() != 2) return e;
+  if (e <= 1) return e;
+  if (!nccl) return 1.0;
+  if (nodes <= 2 || fitted_nodes() != 2) return e;
   for (const Residual& r : residuals)
     if (r.nodes == 2 && (r.algorithm == "tree" || r.algorithm == "nvls")) return 1.0;
   return e;

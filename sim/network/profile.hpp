@@ -61,13 +61,18 @@ struct Profile {
   const ScopeParams& scope(int nodes) const { return nodes > 1 ? network : intra; }
   // The largest node count among the fitted points (0: none recorded, e.g. the catalog's profile).
   int fitted_nodes() const;
-  // The efficiency a collective on `nodes` nodes is priced with: the scope's, except that a
-  // network efficiency above 1 (above the catalog's achievable rate) fitted on two-node rows run
-  // with NCCL's trees (tree, nvls) is capped at 1 on three nodes or more. Two nodes are the special
-  // case where a tree's bus bandwidth "can get up to 2x the network bandwidth ... This does not
-  // apply to 3+ nodes" (sjeaugey, NVIDIA/nccl #209): the fit absorbed that, not a faster link.
-  // A ring-only fit above 1 carries (a ring moves the same bytes per node at any node count).
-  double efficiency(int nodes) const;
+  // The efficiency a collective on `nodes` nodes is priced with, by a library that is NCCL or
+  // not: the scope's, with two caps at 1 (the catalog's achievable rate) on a fitted value above 1.
+  //   - On three nodes or more, when it was fitted on two-node rows run with NCCL's trees (tree,
+  //     nvls): two nodes are the special case where a tree's bus bandwidth "can get up to 2x the
+  //     network bandwidth ... This does not apply to 3+ nodes" (sjeaugey, NVIDIA/nccl #209); the
+  //     fit absorbed that, not a faster link. A ring-only fit above 1 carries (a ring moves the
+  //     same bytes per node at any node count).
+  //   - For a library other than NCCL (SMDDP, a parameter server, Gloo): a profile is fitted to
+  //     NCCL's collectives, and what lifts it above 1 corrects NCCL's own path (its staged ring,
+  //     its two-node trees), not another library's (Herring's exchange would run a NIC above its
+  //     line rate).
+  double efficiency(int nodes, bool nccl = true) const;
 };
 
 // The profile implied by the catalog alone: no software latency, line-rate links.

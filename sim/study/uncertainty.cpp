@@ -100,8 +100,7 @@ bool uncertainty_matters(const sim::ScenarioSpec& base, const Uncertainty& u, st
     sim::ScenarioSpec s = base;
     for (std::size_t k = 0; k < u.dims.size(); ++k) {
       const Dimension& d = u.dims[k];
-      const double dev = 2.0 * (d.half ? std::abs(corner) : corner) * sd[k];
-      const double ln = d.normal ? d.center + dev : corner < 0 ? d.low : corner > 0 ? d.high : d.center;
+      const double ln = d.normal ? d.ln_at(2.0 * corner * sd[k]) : corner < 0 ? d.low : corner > 0 ? d.high : d.center;
       apply(d.knob, s, std::exp(ln));
     }
     return sim::run_scenario(s, quiet);
@@ -161,11 +160,7 @@ void add_intervals(const ScenarioSpec& base, ScenarioReport& report, const Uncer
     ScenarioSpec s = base;
     for (std::size_t k = 0, ni = 0; k < u.dims.size(); ++k) {
       const Dimension& d = u.dims[k];
-      double lnv = d.low + p[k] * (d.high - d.low);
-      if (d.normal) {
-        const double dev = dz(static_cast<Eigen::Index>(ni++));
-        lnv = d.center + (d.half ? std::abs(dev) : dev);
-      }
+      const double lnv = d.normal ? d.ln_at(dz(static_cast<Eigen::Index>(ni++))) : d.low + p[k] * (d.high - d.low);
       apply(d.knob, s, std::exp(lnv));
     }
     const ScenarioReport r = run_scenario(s, quiet);

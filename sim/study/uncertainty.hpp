@@ -13,6 +13,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,8 @@ struct Dimension {
                          // for an effect with a known sign (a loss) and a measured size
   double center = 0;     // ln(value): the mean (normal) ...
   double low = 0, high = 0;  // ... or the ln range (uniform)
+  // A normal dimension's ln(value) at deviation `dev` from its centre (folded when `half`).
+  double ln_at(double dev) const { return center + (half ? std::abs(dev) : dev); }
 };
 
 struct Uncertainty {
