@@ -1,6 +1,7 @@
 #include "sim/network/analytical.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "sim/network/network_trace.hpp"
@@ -104,7 +105,77 @@ Time AnalyticalBackend::phase_time(const algo::Phase& phase, const algo::CoarseS
     Time t = (c.latency + f.step_overhead) * steps + transfer_time(f.bytes.as_double() * schedule.wire_factor, c.bandwidth);
     slowest = max(slowest, t);
   }
-  return slowest;
+  return max(slowest, shared_link_time(phase, schedule));
+}
+
+// Flows of one phase that cross the same link divide it: the phase cannot end before the busiest
+// link has carried what all its flows put on it (the bytes a max-min share would give them, in
+// total; the flow backend shares exactly, and ends later where the shares are uneven). Each link
+// pays the smallest fixed part (latency and step overheads) among its flows once. A device's
+// memory is a link for its local reductions and copies, as in the flow backend. Where no link
+// carries two flows this is never above the slowest flow, so nothing changes where nothing is
+// shared. Only the links of nodes count (a node's own devices, and its NICs' links to the
+// fabric): links between fabric switches carry flows of many nodes, and the routes' bottleneck
+// holds their share (route classes above). With symmetric periods, only flows that start or end
+// in period 0 are counted: every period loads its own links alike.
+Time AnalyticalBackend::shared_link_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule)
+{
+  if (phase.flows.size() < 2) return Time{0};
+  // One entry per (link, flow) crossing, sorted by link: no allocation once the buffer has grown.
+  std::vector<LinkUse>& uses = link_uses_;
+  uses.clear();
+  const std::uint64_t in_nodes = static_cast<std::uint64_t>(topo_.nodes()) * topo_.vertices_per_node();
+  auto in_period0 = [&](VertexId v) { return v >= in_nodes || v < period_vertices_; };
+  for (const algo::Flow& f : phase.flows) {
+    if (period_vertices_ > 0 && !in_period0(f.src) && !in_period0(f.dst)) continue;
+    const double bytes = f.bytes.as_double() * schedule.wire_factor;
+    if (f.kind != algo::TaskKind::send) {
+      uses.push_back({topo_.link_count() + f.src, bytes, f.step_overhead});
+      continue;
+    }
+    const Time fixed = ((schedule.route_latency ? cost(f.kind, f.src, f.dst).latency : Time{0}) + f.step_overhead) * phase.steps;
+    for (EdgeId e : node_links(f.src, f.dst)) uses.push_back({e, bytes, fixed});
+  }
+  std::sort(uses.begin(), uses.end(), [](const LinkUse& a, const LinkUse& b) { return a.key < b.key; });
+  Time busiest{0};
+  for (std::size_t i = 0; i < uses.size();) {
+    std::size_t j = i;
+    double bytes = 0;
+    Time fixed = uses[i].fixed;
+    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) {
+      bytes += uses[j].bytes;
+      fixed = std::min(fixed, uses[j].fixed);
+    }
+    if (j - i > 1) {
+      const std::uint64_t key = uses[i].key;
+      const Bandwidth bw = key < topo_.link_count() ? topo_.link(static_cast<EdgeId>(key)).bandwidth
+                                                    : memory_bandwidth(topo_, static_cast<VertexId>(key - topo_.link_count()));
+      busiest = max(busiest, fixed + transfer_time(bytes, bw));
+    }
+    i = j;
+  }
+  return busiest;
+}
+
+const std::vector<EdgeId>& AnalyticalBackend::node_links(VertexId src, VertexId dst)
+{
+  const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | dst;
+  auto it = node_links_.find(key);
+  if (it != node_links_.end()) return it->second;
+  const std::uint64_t in_nodes = static_cast<std::uint64_t>(topo_.nodes()) * topo_.vertices_per_node();
+  std::vector<EdgeId> links;
+  for (EdgeId e : router_.route(src, dst).links) {
+    const Link& l = topo_.link(e);
+    if (l.from < in_nodes || l.to < in_nodes) links.push_back(e);  // not between fabric switches
+  }
+  return node_links_.emplace(key, std::move(links)).first->second;
+}
+
+bool AnalyticalBackend::shares_links(const algo::CoarseSchedule& schedule)
+{
+  for (const algo::Phase& phase : schedule.phases)
+    if (shared_link_time(phase, schedule) > Time{0}) return true;
+  return false;
 }
 
 Time AnalyticalBackend::duration(const algo::CoarseSchedule& schedule)

@@ -1,7 +1,9 @@
 // The analytical backend. A flow of b bytes over a route costs steps x (route latency + step
 // overhead) + b / (route bottleneck bandwidth); a phase ends with its slowest flow; a collective
-// is its fixed latency plus its phases in sequence. Local reduce/copy tasks run at the device's
-// memory bandwidth. Flows never slow each other down here: that is the flow backend's job.
+// is its fixed latency plus its phases in sequence, and a phase lasts at least as long as its
+// busiest shared link needs for all the bytes its flows put on it (shared_link_time). Local
+// reduce/copy tasks run at the device's memory bandwidth. How flows divide a shared link, and
+// flows of different collectives meeting, are the flow backend's job.
 #pragma once
 
 #include <optional>
@@ -29,6 +31,12 @@ class AnalyticalBackend final : public NetworkBackend {
   // Duration of one collective alone.
   Time duration(const algo::CoarseSchedule& schedule);
 
+  // The time the busiest link that two or more of the phase's flows cross needs for all their
+  // bytes (0: no link of a node carries two of them). A phase lasts at least this long.
+  Time shared_link_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule);
+  // True when some phase of `schedule` has a shared link (shared_link_time above 0).
+  bool shares_links(const algo::CoarseSchedule& schedule);
+
   // Every route class priced so far (issue 21: shape_cache.hpp), or nullopt when there are too
   // many to list cheaply (a topology without symmetry prices one class per device pair).
   std::optional<std::vector<PricedRoute>> priced_routes() const;
@@ -49,8 +57,18 @@ class AnalyticalBackend final : public NetworkBackend {
   // the periods differ, or the two device ids when the topology has no symmetry.
   std::uint64_t route_class(VertexId src, VertexId dst) const;
 
+  // The links of nodes on the route from src to dst (shared_link_time), routed once per pair.
+  const std::vector<EdgeId>& node_links(VertexId src, VertexId dst);
+
   const Topology& topo_;
   Router router_;
+  std::unordered_map<std::uint64_t, std::vector<EdgeId>> node_links_;
+  struct LinkUse {
+    std::uint64_t key;  // an edge, or link_count() + a device for its memory
+    double bytes;
+    Time fixed;
+  };
+  std::vector<LinkUse> link_uses_;  // shared_link_time's buffer
   std::uint64_t period_vertices_ = 0;  // devices per symmetry period; 0: no symmetry
   std::vector<PathCost> table_;        // by route class when classes are few (index + 1 in table_used_)
   std::vector<bool> table_used_;

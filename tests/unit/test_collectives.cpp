@@ -51,7 +51,10 @@ TEST_CASE("every registered algorithm with channels, on NVLS and mesh machines: 
       CHECK(net.duration(coarse).seconds() >= net.run_steps(steps).seconds() * (1 - 1e-6));
     } else {
       CHECK(total_sent(steps) == total_sent(coarse));
-      CHECK(net.run_steps(steps).seconds() == Approx(net.duration(coarse).seconds()).epsilon(1e-6).margin(1e-8));
+      // The step form prices every task alone; the coarse form also charges a phase's shared links
+      // (AnalyticalBackend::shared_link_time): equal where no link is shared, never faster.
+      if (net.shares_links(coarse)) CHECK(net.duration(coarse).seconds() >= net.run_steps(steps).seconds() * (1 - 1e-6) - 1e-8);
+      else CHECK(net.run_steps(steps).seconds() == Approx(net.duration(coarse).seconds()).epsilon(1e-6).margin(1e-8));
     }
     // No send to itself (local reduce/copy tasks name one device), no task depending forward
     // (StepBuilder's invariant, checked independently).
