@@ -77,8 +77,9 @@ class ScenarioCommand final : public Command {
     add_shard_option(*cmd_, opt_.shard);  // issue 11
     cmd_->add_option("--granularity", opt_.granularity,
                      "coarse: each gradient reduction as phases priced by NCCL's model and the profile; step: every "
-                     "send of its step-level schedule on the catalog's links (no NCCL latency formula or profile; at "
-                     "most 1024 GPUs, 256 on the flow engine)")
+                     "send of its step-level schedule on the catalog's links (no NCCL latency formula or profile; the "
+                     "analytical engine prices each send alone, only the flow engine shares links; at most 1024 GPUs, "
+                     "256 on the flow engine)")
         ->check(CLI::IsMember({"coarse", "step"}))->capture_default_str();
     cmd_->add_flag("--per-rank", opt_.per_rank,
                    "Simulate every rank as its own rank class, and every rank on the flow engine (no symmetry "
