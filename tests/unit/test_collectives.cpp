@@ -233,3 +233,41 @@ TEST_CASE("sharp: only where the fabric reduces, each NIC sends its shard once, 
   if (nodes >= 4)
     CHECK(net.duration(coarse) < net.duration(Registry::instance().get("hierarchical").phases(req)));
 }
+
+TEST_CASE("NCCL's algorithms never load a node's link beyond their routes' bottleneck: the shared-link bound leaves them alone")
+{
+  // AnalyticalBackend::shared_link_time charges a phase the bytes of its busiest shared link. For
+  // the algorithms NCCL runs, every catalog instance at 1-4 nodes, three sizes and the three
+  // operations, no phase may take longer with the bound than its slowest flow alone: their
+  // prices (and every NCCL validation figure) do not depend on it.
+  int phases = 0;
+  for (const InstanceSpec& inst : test::catalog().instances) {
+    for (int nodes : {1, 2, 3, 4}) {
+      const Topology topo(inst, nodes, inst.gpus);
+      sim::AnalyticalBackend net(topo);
+      for (const char* name : {"ring", "tree", "nvls", "sharp", "hierarchical"}) {
+        const Algorithm* a = Registry::instance().find(name);
+        if (a == nullptr || !a->available(topo)) continue;
+        for (std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{1} * MiB, std::uint64_t{256} * MiB})
+          for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::reduce_scatter, CollectiveOp::all_gather}) {
+            if (!a->supports(op)) continue;
+            INFO(inst.name << " nodes=" << nodes << " " << name << " " << to_string(op) << " bytes=" << bytes);
+            const Request req{op, Bytes{bytes}, &topo, ring_order(topo), {}, sim::nccl_channels(topo)};
+            const CoarseSchedule c = a->phases(req);
+            for (const Phase& p : c.phases) {
+              Time slowest{0};
+              for (const Flow& f : p.flows) {
+                CoarseSchedule one = c;
+                one.fixed_latency = Time{0};
+                one.phases = {Phase{p.name, {f}, p.steps}};
+                slowest = max(slowest, net.duration(one));
+              }
+              CHECK(net.shared_link_time(p, c).ps <= slowest.ps + slowest.ps / 1000000 + 1000);
+              ++phases;
+            }
+          }
+      }
+    }
+  }
+  CHECK(phases > 400);
+}
