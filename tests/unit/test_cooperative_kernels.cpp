@@ -27,12 +27,15 @@ TEST_CASE("cooperative kernels: backward stops for every collective it overlaps"
 
   s.overheads.serialized = true;
   const IterationResult r = simulate_iteration(s);
-  // The three buckets inside backward stop it for 3 x 150 us, and the stretched backward meets
-  // the last bucket too: I = 450 + 150 = 600 us, the same as running every collective in series:
+  // Backward stops while each collective runs, so each gradient comes 150 us later per bucket
+  // before it: buckets at 600, 950, 1300 and 1650 us. Backward loses 3 x 150 = 450 us and ends at
+  // 1650, and the last bucket runs after it. The same as running every collective in series:
   // 400 forward + 800 backward + 4 x 150 + 50 optimizer.
-  CHECK(r.interference.us() == Approx(600));
+  CHECK(r.interference.us() == Approx(450));
   CHECK(r.step.us() == Approx(1850));
-  CHECK(r.exposed_comm == Time{0});
+  CHECK(r.exposed_comm.us() == Approx(150));
+  REQUIRE(r.buckets.size() == 4);
+  CHECK(r.buckets[2].start.us() == Approx(1300));
 }
 
 TEST_CASE("cooperative kernels: on by default for channels_last batch norm outside bf16")

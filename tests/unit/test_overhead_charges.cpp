@@ -47,17 +47,26 @@ TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   // 8 ranks: 1.75 x 4000 B sent per bucket, 2 HBM bytes each, in 150 us: 93.33 MB/s of HBM.
-  // An HBM of twice that leaves compute half during the 3 x 150 us overlapped: 225 us of
-  // backward left undone, done after. That work runs from 1200 us on, into the last bucket
-  // (1200-1350), which slows it too (issue 21: the overlap is taken with the slowed backward):
-  // I = 0.5 x (450 + min(150, I)) = 300 us.
+  // An HBM of twice that leaves compute half while a collective runs. Each gradient is produced
+  // later by the work lost before it (backward starts at 400 us; 200 us of compute per layer):
+  //   bucket 0: ready 600, runs 600-750;
+  //   bucket 1: 400 us of compute done at 600 + 150 x 0.5 lost -> 875, runs 875-1025;
+  //   bucket 2: another 75 us lost -> 1150, runs 1150-1300;
+  //   bucket 3: another 75 us lost -> 1425, runs 1425-1575.
+  // Backward loses 3 x 75 = 225 us and ends at 1425, when the last gradient exists; the last
+  // bucket runs after it, exposed (before round 4 session 6 it ran inside the stretch, hidden).
   s.overheads.wire_bytes_per_byte = 1.75;
   s.overheads.hbm_bytes_per_wire_byte = 2;
   s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 150e-6};
   const IterationResult r = simulate_iteration(s);
-  CHECK(r.interference.us() == Approx(300));
-  CHECK(r.exposed_comm == Time{0});  // backward now ends at 1500, after the last bucket (1350)
-  CHECK(r.step.us() == Approx(1550));
+  CHECK(r.interference.us() == Approx(225));
+  REQUIRE(r.buckets.size() == 4);
+  CHECK(r.buckets[1].start.us() == Approx(875));
+  CHECK(r.buckets[2].start.us() == Approx(1150));
+  CHECK(r.buckets[3].ready.us() == Approx(1425));
+  CHECK(r.buckets[3].start.us() == Approx(1425));
+  CHECK(r.exposed_comm.us() == Approx(150));
+  CHECK(r.step.us() == Approx(1625));  // 1575 + 50 optimizer
 }
 
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
@@ -70,10 +79,13 @@ TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
   s.overheads.wire_bytes_per_byte = 1.75;
   s.overheads.hbm_bytes_per_wire_byte = 2;
   const IterationResult r = simulate_iteration(s);
-  // 3 x 150 us overlapped x 1/10 of the SMs taken, plus the slowed backward's last 50 us inside
-  // the last bucket (1200-1350): I = 0.1 x (450 + min(150, I)) = 50 us.
-  CHECK(r.interference.us() == Approx(50));
-  CHECK(r.step.us() == Approx(1400));       // backward (1250) still ends before the last bucket
+  // Each collective takes 1/10 of the SMs: 15 us of compute lost per overlapped bucket, and each
+  // gradient is produced that much later per bucket before it: buckets start at 600, 815, 1030
+  // and 1245 us. Backward loses 3 x 15 = 45 us and ends at 1245; the last bucket ends at 1395.
+  CHECK(r.interference.us() == Approx(45));
+  REQUIRE(r.buckets.size() == 4);
+  CHECK(r.buckets[3].start.us() == Approx(1245));
+  CHECK(r.step.us() == Approx(1445));
 }
 
 TEST_CASE("overheads: optimizer bytes per parameter and Horovod's negotiation")
