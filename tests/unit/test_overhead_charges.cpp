@@ -69,6 +69,37 @@ TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the
   CHECK(r.step.us() == Approx(1625));  // 1575 + 50 optimizer
 }
 
+TEST_CASE("overheads charged: Horovod's buffers move by how much later their gradients exist, not by the cycle's wait")
+{
+  test::Toy toy;
+  test::FixedBackend net(Time::from_us(400));
+  IterationSetup s = toy.setup(&net);
+  s.framework.framework = Framework::horovod;
+  s.framework.cycle_time = Time::from_us(300);
+  s.framework.fusion_threshold = Bytes{4000};  // one tensor per buffer
+  // Compute runs at half speed while a collective runs (the HBM case above, for 400 us collectives).
+  s.overheads.wire_bytes_per_byte = 1.75;
+  s.overheads.hbm_bytes_per_wire_byte = 2;
+  s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 400e-6};
+  const IterationResult r = simulate_iteration(s);
+  // Unslowed, the gradients exist at 600, 800, 1000, 1200 us and the background thread wakes at
+  // 600, 900, 1200, 1200. On the slowed backward:
+  //   buffer 0: 600, runs 600-1000;
+  //   buffer 1: gradient at 800 + 200 lost in 600-1000 -> 1000; its cycle at 900 + 200 -> 1100;
+  //   buffer 2: gradient at 1000 + 300 lost -> 1300, released 1200 + 300 = 1500 (slowing the 200
+  //             us it waited for its cycle too, inside buffer 1's window, would give 1600);
+  //   buffer 3: gradient at 1200 + 500 lost -> 1700, released 1700, runs after buffer 2: 1900-2300.
+  REQUIRE(r.buckets.size() == 4);
+  CHECK(r.buckets[1].start.us() == Approx(1100));
+  CHECK(r.buckets[2].ready.us() == Approx(1500));
+  CHECK(r.buckets[2].start.us() == Approx(1500));
+  CHECK(r.buckets[3].ready.us() == Approx(1700));
+  CHECK(r.buckets[3].start.us() == Approx(1900));
+  CHECK(r.interference.us() == Approx(500));  // backward ends at 1700, when the last gradient exists
+  CHECK(r.exposed_comm.us() == Approx(600));
+  CHECK(r.step.us() == Approx(2350));         // 2300 + 50 optimizer
+}
+
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
 {
   test::Toy toy;
