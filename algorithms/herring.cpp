@@ -61,7 +61,7 @@ void build(const Request& req, StagedSchedule& s)
     s.add_exchange(
         "shards to servers", [&](int, int b, int st) { return at(part, st, b); },
         [&](int, int b, int st) { return at(part_data, st, b); });
-    s.add_stage("server sum", sum);
+    s.add_stage("server sum", sum, /*per_round=*/false, /*on_host=*/true);
     s.add_exchange(
         "sums to workers", [&](int a, int, int st) { return at(part, st, a); },
         [&](int a, int, int st) { return at(part_data, st, a); });

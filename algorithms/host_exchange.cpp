@@ -84,10 +84,10 @@ void StagedSchedule::add_local_ring(CollectiveOp op)
   }
 }
 
-void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round)
+void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round, bool on_host)
 {
   if (lanes.empty()) return;
-  Phase phase{name, {}, static_cast<int>(lanes.front().size())};
+  Phase phase{name, {}, static_cast<int>(lanes.front().size()), on_host};
   std::vector<std::uint32_t> ends;
   for (const Lane& lane : lanes)
     DDPSIM_CHECK(static_cast<int>(lane.size()) == phase.steps && !lane.empty(), "uneven lanes in stage " + name);
@@ -95,7 +95,7 @@ void StagedSchedule::add_stage(const std::string& name, const std::vector<Lane>&
     // One phase per round, each transfer on its own route: the flow engine then sees where an
     // all-to-all's traffic goes (e.g. across an oversubscribed spine), not only its first hop.
     for (int k = 0; k < phase.steps; ++k) {
-      Phase round{name + " round " + std::to_string(k + 1), {}, 1};
+      Phase round{name + " round " + std::to_string(k + 1), {}, 1, on_host};
       for (const Lane& lane : lanes) {
         const Transfer& t = lane[static_cast<std::size_t>(k)];
         round.flows.push_back(Flow{t.kind, t.src, t.dst, t.bytes, t.overhead});

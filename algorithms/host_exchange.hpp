@@ -45,7 +45,8 @@ class StagedSchedule {
   // Lanes must all have the same number of transfers (the phase's step count). The coarse form
   // is one flow per lane (its bytes on the route of its first transfer) or, with `per_round`,
   // one phase per round with every transfer on its own route.
-  void add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round = false);
+  // `on_host`: the stage runs in the host servers (Phase::on_host), not on the GPUs' stream.
+  void add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round = false, bool on_host = false);
   // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m, s)`
   // (the ranges `data_to(n, m, s)`, asked only when steps are built) to node m for every m != n,
   // in N-1 rounds (round k: n -> n+k), every stripe in parallel. Up to
@@ -104,7 +105,7 @@ void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to, D&& dat
       }
       lanes.push_back(std::move(lane));
     }
-  add_stage(name, lanes, /*per_round=*/n - 1 <= kRoundsMax);
+  add_stage(name, lanes, /*per_round=*/n - 1 <= kRoundsMax, /*on_host=*/true);
 }
 
 }  // namespace ddpsim::algo

@@ -42,7 +42,7 @@ void build(const Request& req, StagedSchedule& s)
     }
   s.add_stage("gpu to host", to_host);
   s.add_exchange("push", [&](int, int b, int st) { return Bytes{owned(b, st).n * gg}; }, [&](int, int b, int st) { return copies(b, st); });
-  s.add_stage("server sum", sum);
+  s.add_stage("server sum", sum, /*per_round=*/false, /*on_host=*/true);
   s.add_exchange("pull", [&](int a, int, int st) { return Bytes{owned(a, st).n * gg}; }, [&](int a, int, int st) { return copies(a, st); });
   s.add_stage("host to gpu", to_gpu);
 }

@@ -31,6 +31,23 @@ std::vector<ByteRange> data_ranges(const StepSchedule& s, std::size_t i)
   return {ByteRange{s.tasks[i].offset, s.tasks[i].bytes}};
 }
 
+std::vector<CoarseSchedule> split_by_side(const CoarseSchedule& s)
+{
+  std::vector<CoarseSchedule> parts;
+  for (const Phase& p : s.phases) {
+    if (parts.empty() || parts.back().phases.back().on_host != p.on_host) {
+      CoarseSchedule part;
+      part.fixed_latency = parts.empty() ? s.fixed_latency : Time{0};
+      part.route_latency = s.route_latency;
+      part.wire_factor = s.wire_factor;
+      parts.push_back(std::move(part));
+    }
+    parts.back().phases.push_back(p);
+  }
+  if (parts.empty()) parts.push_back(s);
+  return parts;
+}
+
 Bytes total_sent(const CoarseSchedule& s)
 {
   Bytes total;

@@ -74,6 +74,9 @@ struct Phase {
   std::string name;
   std::vector<Flow> flows;
   int steps = 1;  // pipeline steps: each flow pays steps x (route latency + its step overhead)
+  // Run by host server processes, not by the GPU's stream (Herring's and the parameter server's
+  // exchanges and CPU sums): a library built so can run it while its GPUs move the next buffer.
+  bool on_host = false;
 };
 
 struct CoarseSchedule {
@@ -89,6 +92,12 @@ struct CoarseSchedule {
   // priced at the same achieved fraction. 1 for plain schedules.
   double wire_factor = 1.0;
 };
+
+// The schedule cut where its phases change side (GPU stream / host servers), in order: one
+// schedule for a schedule that never changes side. The first part keeps `fixed_latency` (paid
+// once per collective), the others start with none; every part keeps `route_latency` and
+// `wire_factor`. The parts' durations add up to the whole's on an idle network.
+std::vector<CoarseSchedule> split_by_side(const CoarseSchedule& s);
 
 // Totals used by invariant tests: bytes sent by each device over all steps or phases.
 Bytes total_sent(const StepSchedule& s);

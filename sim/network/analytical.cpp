@@ -121,6 +121,31 @@ Time AnalyticalBackend::phase_time(const algo::Phase& phase, const algo::CoarseS
 Time AnalyticalBackend::shared_link_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule)
 {
   if (phase.flows.size() < 2) return Time{0};
+  const std::vector<LinkUse>& uses = collect_uses(phase, schedule);
+  Time busiest{0};
+  for (std::size_t i = 0; i < uses.size();) {
+    std::size_t j = i;
+    double bytes = 0;
+    Time fixed = uses[i].fixed;
+    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) {
+      bytes += uses[j].bytes;
+      fixed = std::min(fixed, uses[j].fixed);
+    }
+    if (j - i > 1) busiest = max(busiest, fixed + transfer_time(bytes, key_bandwidth(uses[i].key)));
+    i = j;
+  }
+  return busiest;
+}
+
+Bandwidth AnalyticalBackend::key_bandwidth(std::uint64_t key) const
+{
+  return key < topo_.link_count() ? topo_.link(static_cast<EdgeId>(key)).bandwidth
+                                  : memory_bandwidth(topo_, static_cast<VertexId>(key - topo_.link_count()));
+}
+
+const std::vector<AnalyticalBackend::LinkUse>& AnalyticalBackend::collect_uses(const algo::Phase& phase,
+                                                                               const algo::CoarseSchedule& schedule)
+{
   // One entry per (link, flow) crossing, sorted by link: no allocation once the buffer has grown.
   std::vector<LinkUse>& uses = link_uses_;
   uses.clear();
@@ -137,24 +162,7 @@ Time AnalyticalBackend::shared_link_time(const algo::Phase& phase, const algo::C
     for (EdgeId e : node_links(f.src, f.dst)) uses.push_back({e, bytes, fixed});
   }
   std::sort(uses.begin(), uses.end(), [](const LinkUse& a, const LinkUse& b) { return a.key < b.key; });
-  Time busiest{0};
-  for (std::size_t i = 0; i < uses.size();) {
-    std::size_t j = i;
-    double bytes = 0;
-    Time fixed = uses[i].fixed;
-    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) {
-      bytes += uses[j].bytes;
-      fixed = std::min(fixed, uses[j].fixed);
-    }
-    if (j - i > 1) {
-      const std::uint64_t key = uses[i].key;
-      const Bandwidth bw = key < topo_.link_count() ? topo_.link(static_cast<EdgeId>(key)).bandwidth
-                                                    : memory_bandwidth(topo_, static_cast<VertexId>(key - topo_.link_count()));
-      busiest = max(busiest, fixed + transfer_time(bytes, bw));
-    }
-    i = j;
-  }
-  return busiest;
+  return uses;
 }
 
 const std::vector<EdgeId>& AnalyticalBackend::node_links(VertexId src, VertexId dst)
@@ -189,21 +197,63 @@ std::vector<JobTiming> AnalyticalBackend::run(const std::vector<CollectiveJob>& 
 {
   std::vector<JobTiming> out(jobs.size());
   std::unordered_map<int, Time> stream_free;  // when each stream's previous job ended
+  // Jobs on several streams can run at once and meet on a link (the parts of a pipelined
+  // collective: algo::split_by_side). One stream never overlaps itself, so only then is a ledger kept.
+  const bool streams = std::any_of(jobs.begin(), jobs.end(), [&](const CollectiveJob& j) { return j.stream != jobs.front().stream; });
+  ledger_.clear();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     Time& free = stream_free[jobs[i].stream];
     out[i].start = max(jobs[i].ready, free);
-    out[i].end = out[i].start + duration(jobs[i].schedule);
-    if (timeline_) {
-      Time t = out[i].start + jobs[i].schedule.fixed_latency;
-      for (const algo::Phase& phase : jobs[i].schedule.phases) {
-        const Time end = t + phase_time(phase, jobs[i].schedule);
-        record_phase(*timeline_, topo_, router_, jobs[i], phase, t, end);
-        t = end;
-      }
+    if (const auto a = jobs[i].after) {
+      DDPSIM_CHECK(*a < i, "a job can only come after an earlier one");
+      out[i].start = max(out[i].start, out[*a].end);
     }
+    Time t = out[i].start + jobs[i].schedule.fixed_latency;
+    for (const algo::Phase& phase : jobs[i].schedule.phases) {
+      Time d = phase_time(phase, jobs[i].schedule);
+      if (streams) d = booked_phase_time(phase, jobs[i].schedule, jobs[i].stream, t, d);
+      if (timeline_) record_phase(*timeline_, topo_, router_, jobs[i], phase, t, t + d);
+      t += d;
+    }
+    out[i].end = t;
     free = out[i].end;
   }
   return out;
+}
+
+// A phase that starts at t and would last d alone, among the phases of other streams already
+// booked: on each link of a node it crosses, the bytes the others move there during [t, t + d]
+// share the link with its own, so it lasts at least (own + theirs) / link bandwidth. Booked in
+// job order, first come first served: a later job takes what the earlier ones leave (the flow
+// backend shares max-min). With one stream nothing overlaps and nothing is booked.
+Time AnalyticalBackend::booked_phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule, int stream,
+                                          Time t, Time d)
+{
+  if (d <= Time{0}) return d;
+  const std::vector<LinkUse>& uses = collect_uses(phase, schedule);
+  const double from = t.seconds(), to = (t + d).seconds();
+  Time need = d;
+  for (std::size_t i = 0; i < uses.size();) {
+    std::size_t j = i;
+    double bytes = 0;
+    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) bytes += uses[j].bytes;
+    if (auto it = ledger_.find(uses[i].key); it != ledger_.end()) {
+      double theirs = 0;
+      for (const Booking& b : it->second)
+        if (b.stream != stream) theirs += b.rate * std::max(0.0, std::min(to, b.to) - std::max(from, b.from));
+      if (theirs > 0) need = max(need, transfer_time(bytes + theirs, key_bandwidth(uses[i].key)));
+    }
+    i = j;
+  }
+  const double until = (t + need).seconds();
+  for (std::size_t i = 0; i < uses.size();) {
+    std::size_t j = i;
+    double bytes = 0;
+    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) bytes += uses[j].bytes;
+    ledger_[uses[i].key].push_back(Booking{stream, from, until, bytes / (until - from)});
+    i = j;
+  }
+  return need;
 }
 
 // A task starts when its last dependency ends; nothing here is shared, so no task ever waits for

@@ -3,7 +3,9 @@
 // is its fixed latency plus its phases in sequence, and a phase lasts at least as long as its
 // busiest shared link needs for all the bytes its flows put on it (shared_link_time). Local
 // reduce/copy tasks run at the device's memory bandwidth. How flows divide a shared link, and
-// flows of different collectives meeting, are the flow backend's job.
+// flows of different collectives meeting, are the flow backend's job; jobs on different streams
+// that run at once (a pipelined collective's parts) are charged each other's bytes on the links
+// of nodes they both cross, first come first served (booked_phase_time).
 #pragma once
 
 #include <optional>
@@ -68,7 +70,18 @@ class AnalyticalBackend final : public NetworkBackend {
     double bytes;
     Time fixed;
   };
-  std::vector<LinkUse> link_uses_;  // shared_link_time's buffer
+  std::vector<LinkUse> link_uses_;  // collect_uses' buffer
+  // The phase's (link, flow) crossings, sorted by link, in link_uses_ (valid until the next call).
+  const std::vector<LinkUse>& collect_uses(const algo::Phase& phase, const algo::CoarseSchedule& schedule);
+  Bandwidth key_bandwidth(std::uint64_t key) const;  // a LinkUse key's link or memory
+  // Jobs on several streams (run()): what each phase put on each link, and when.
+  struct Booking {
+    int stream;
+    double from, to;  // seconds
+    double rate;      // bytes per second on the link
+  };
+  std::unordered_map<std::uint64_t, std::vector<Booking>> ledger_;
+  Time booked_phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule, int stream, Time t, Time d);
   std::uint64_t period_vertices_ = 0;  // devices per symmetry period; 0: no symmetry
   std::vector<PathCost> table_;        // by route class when classes are few (index + 1 in table_used_)
   std::vector<bool> table_used_;

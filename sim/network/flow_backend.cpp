@@ -140,6 +140,10 @@ Planned plan(const Topology& topo, const Router& router, const std::vector<Colle
     const CollectiveJob& job = jobs[j];
     std::vector<std::uint32_t> deps{b.wait({}, job.ready - origin)};
     if (auto it = stream_end.find(job.stream); it != stream_end.end()) deps.push_back(it->second);
+    if (job.after) {
+      DDPSIM_CHECK(*job.after < j, "a job can only come after an earlier one");
+      deps.push_back(out.end[*job.after]);
+    }
     const std::uint32_t start = b.wait(std::move(deps));
     std::uint32_t last = b.wait({start}, job.schedule.fixed_latency);
     out.phase_start.emplace_back();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,12 +17,16 @@
 namespace ddpsim::sim {
 
 // One collective to run. Jobs on the same stream run one after another in the order given (as
-// NCCL kernels on one CUDA stream); a job starts at max(ready, end of the previous on its stream).
+// NCCL kernels on one CUDA stream); a job starts at max(ready, end of the previous on its stream,
+// end of the job it comes `after`).
 struct CollectiveJob {
   Time ready{0};
   int stream = 0;
   algo::CoarseSchedule schedule;
   std::string label;  // e.g. "bucket 3", for timelines
+  // An earlier job (its index) that must end first: the previous part of one collective whose
+  // parts run on different streams (algo::split_by_side; sim/step/iteration.cpp).
+  std::optional<std::size_t> after;
 };
 
 struct JobTiming {

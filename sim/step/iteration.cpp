@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "sim/engine/engine.hpp"
@@ -94,21 +95,41 @@ class IterationRun {
     const std::vector<CommJob>& plan = reducer_->released();
     std::vector<CollectiveJob> jobs;
     jobs.reserve(plan.size());
+    std::vector<std::size_t> first_job;
     for (std::size_t b = 0; b < plan.size(); ++b) {
       PricedCollective p = s_.collective(plan[b].bytes);
       buckets_.push_back(BucketTiming{plan[b].bytes, plan[b].ready, Time{0}, Time{0}, p.algorithm, p.protocol, p.channels});
       Time produced{0};
       for (const TensorRef& t : plan[b].tensors) produced = max(produced, produced_at_[t.layer]);
       bucket_produced_.push_back(produced);
-      // The hook and the launch happen on the host after the bucket is ready (overheads.hpp).
-      jobs.push_back(CollectiveJob{plan[b].ready + s_.overheads.launch, 0, std::move(p.schedule), "bucket " + std::to_string(b)});
+      // A library whose host servers run part of the collective (Herring, the parameter server:
+      // algo::Phase::on_host) runs each side on a stream of its own: part k on stream k (the GPU's
+      // way in, the servers, the GPU's way back), each part after the one before it. The servers
+      // then work on one buffer while the GPUs move the next (docs/model.md, "Herring and the
+      // parameter server"); one part on stream 0 for everything else, as NCCL runs on one stream.
+      std::vector<algo::CoarseSchedule> parts = algo::split_by_side(p.schedule);
+      first_job.push_back(jobs.size());
+      for (std::size_t k = 0; k < parts.size(); ++k) {
+        CollectiveJob job;
+        // The hook and the launch happen on the host after the bucket is ready (overheads.hpp).
+        job.ready = k == 0 ? plan[b].ready + s_.overheads.launch : Time{0};
+        job.stream = static_cast<int>(k);
+        job.schedule = std::move(parts[k]);
+        job.label = "bucket " + std::to_string(b) + (parts.size() > 1 ? " part " + std::to_string(k + 1) : "");
+        if (k > 0) job.after = jobs.size() - 1;
+        jobs.push_back(std::move(job));
+      }
     }
+    first_job.push_back(jobs.size());
     const std::vector<JobTiming> timings = s_.network->run(jobs);
     DDPSIM_CHECK(timings.size() == jobs.size(), "network backend lost jobs");
-    for (std::size_t b = 0; b < jobs.size(); ++b) {
-      buckets_[b].start = timings[b].start;
-      buckets_[b].end = timings[b].end;
-      comm_end_ = max(comm_end_, timings[b].end);
+    parts_.resize(buckets_.size());
+    for (std::size_t b = 0; b < buckets_.size(); ++b) {
+      for (std::size_t j = first_job[b]; j < first_job[b + 1]; ++j)
+        parts_[b].push_back(Part{jobs[j].stream, timings[j].start, timings[j].end});
+      buckets_[b].start = parts_[b].front().start;
+      buckets_[b].end = parts_[b].back().end;
+      comm_end_ = max(comm_end_, buckets_[b].end);
     }
     interfere();
   }
@@ -181,11 +202,11 @@ class IterationRun {
     for (std::size_t c = 1; c < classes_.size(); ++c)
       if (backward_end_[c] > backward_end_[last]) last = c;
     const Time begin = backward_start_[last];
-    Time stream_free{0}, released{0};
+    std::unordered_map<int, Time> stream_free;
+    Time released{0};
     comm_end_ = Time{0};
     for (std::size_t b = 0; b < buckets_.size(); ++b) {
       BucketTiming& bt = buckets_[b];
-      const Time busy = bt.end - bt.start;
       const Time produced = bucket_produced_[b];
       Time delay{0};
       if (produced > begin) {
@@ -217,11 +238,17 @@ class IterationRun {
         delay = max(Time{0}, Time{std::llround(t)} - produced);
       }
       released = max(released, bt.ready + delay);
-      const Time start = max(max(bt.start, released + s_.overheads.launch), stream_free);
       bt.ready = released;  // when the framework releases it on the slowed backward
-      bt.start = start;
-      bt.end = start + busy;
-      stream_free = bt.end;
+      Time after = released + s_.overheads.launch;  // each part after the one before it
+      for (Part& part : parts_[b]) {
+        const Time busy = part.end - part.start;
+        Time& free = stream_free[part.stream];
+        part.start = max(max(part.start, after), free);
+        part.end = part.start + busy;
+        free = after = part.end;
+      }
+      bt.start = parts_[b].front().start;
+      bt.end = parts_[b].back().end;
       comm_end_ = max(comm_end_, bt.end);
     }
   }
@@ -254,7 +281,8 @@ class IterationRun {
     for (const RankClass& c : classes_) loader = max(loader, c.loader);
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
-    for (const BucketTiming& b : buckets_) r.comm_busy += b.end - b.start;
+    for (const std::vector<Part>& parts : parts_)
+      for (const Part& part : parts) r.comm_busy += part.end - part.start;
     if (timeline_) {
       const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
@@ -263,12 +291,16 @@ class IterationRun {
       if (r.loader_wait > Time{0}) span(Stream::compute, "loader wait", end[slowest], r.step);
       for (std::size_t b = 0; b < buckets_.size(); ++b) {
         const BucketTiming& t = buckets_[b];
-        span(Stream::comm, "bucket " + std::to_string(b), t.start, t.end,
-             {{"bytes", std::to_string(t.bytes.n)},
-              {"bucket", std::to_string(b)},
-              {"algorithm", std::string(t.algorithm->name())},
-              {"protocol", t.protocol ? std::string(to_string(*t.protocol)) : "-"},
-              {"channels", std::to_string(t.channels)}});
+        for (std::size_t k = 0; k < parts_[b].size(); ++k) {
+          const bool one = parts_[b].size() == 1;
+          span(Stream::comm, "bucket " + std::to_string(b) + (one ? "" : " part " + std::to_string(k + 1)),
+               parts_[b][k].start, parts_[b][k].end,
+               {{"bytes", std::to_string(t.bytes.n)},
+                {"bucket", std::to_string(b)},
+                {"algorithm", std::string(t.algorithm->name())},
+                {"protocol", t.protocol ? std::string(to_string(*t.protocol)) : "-"},
+                {"channels", std::to_string(t.channels)}});
+        }
       }
     }
     r.buckets = std::move(buckets_);
@@ -289,6 +321,12 @@ class IterationRun {
   std::vector<std::uint32_t> arrived_;  // classes that have produced each layer's gradients
   std::vector<Time> produced_at_;       // when every class has produced each layer's gradients
   std::vector<Time> bucket_produced_;   // per bucket: when its last gradient was produced (unslowed)
+  // Per bucket, its collective's parts as run (one unless host servers run a side of it).
+  struct Part {
+    int stream = 0;
+    Time start{0}, end{0};
+  };
+  std::vector<std::vector<Part>> parts_;
   std::vector<Time> backward_start_;    // per class
   std::vector<Time> backward_end_;      // per class, with bucket copies and interference
   std::vector<Time> copy_in_;           // per layer: DDP's copy of its gradients into the bucket

@@ -166,12 +166,15 @@ MultiJobReport run_multijob(const MultiJobSpec& spec, EngineKind engine)
   std::vector<CollectiveJob> all;
   for (std::size_t j = 0; j < s.calls.size(); ++j) {
     DDPSIM_CHECK(s.calls[j].size() <= kCalls, "too many collective calls in one job's step");
-    for (std::size_t c = 0; c < s.calls[j].size(); ++c)
+    for (std::size_t c = 0; c < s.calls[j].size(); ++c) {
+      const std::size_t first = all.size();  // a call's `after` indices count from its first job
       for (CollectiveJob job : s.calls[j][c]) {
         DDPSIM_CHECK(job.stream >= 0 && job.stream < kStreams, "stream out of range");
         job.stream += static_cast<int>((j * kCalls + c) * kStreams);
+        if (job.after) *job.after += first;
         all.push_back(std::move(job));
       }
+    }
   }
   FlowBackend shared(full);
   const std::vector<JobTiming> timings = shared.run(all);

@@ -2,6 +2,7 @@
 // the CPU sums, and the closed forms of algorithms/herring.hpp and parameter_server.hpp.
 #include <catch2/catch.hpp>
 #include <map>
+#include <string>
 
 #include "algorithms/herring.hpp"
 #include "algorithms/parameter_server.hpp"
@@ -115,4 +116,55 @@ TEST_CASE("herring never beats the NIC bound, matches the ring alone on one node
     CHECK(t > 0);
     CHECK(t == Approx(net.duration(Registry::instance().get("ring").phases(ring)).seconds()).epsilon(1e-6));
   }
+}
+
+TEST_CASE("herring and the parameter server: the servers' side is a part of its own, and two buffers pipeline")
+{
+  const int n = GENERATE(1, 2, 4);
+  const char* name = GENERATE("herring", "parameter-server");
+  INFO(name << " nodes=" << n);
+  const Topology topo(instance("p3dn.24xlarge"), n, 8);
+  sim::AnalyticalBackend net(topo);
+  const Request req{CollectiveOp::all_reduce, Bytes{64 * MiB}, &topo, ring_order(topo), {}, 1, nullptr};
+  const CoarseSchedule whole = Registry::instance().get(name).phases(req);
+  const std::vector<CoarseSchedule> parts = split_by_side(whole);
+  // GPU (reduce-scatter or nothing, copies to the host), servers (exchanges and sums), GPU (copies
+  // back, all-gather). Herring on one node is its NVLink ring alone; the parameter server still
+  // sums every GPU's copy on the host.
+  const bool herring = std::string(name) == "herring";
+  REQUIRE(parts.size() == (herring && n == 1 ? 1u : 3u));
+  std::size_t phases = 0;
+  Time sum{0};
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    for (const Phase& p : parts[k].phases) CHECK(p.on_host == (k == 1));
+    CHECK(parts[k].fixed_latency == (k == 0 ? whole.fixed_latency : Time{0}));
+    phases += parts[k].phases.size();
+    sum += net.duration(parts[k]);
+  }
+  CHECK(phases == whole.phases.size());
+  CHECK(sum == net.duration(whole));  // the parts add up to the whole on an idle network
+  if (parts.size() == 1) return;
+
+  // Two buffers ready at once, each part on its stream after the part before it: the second
+  // buffer's copies to the host run while the first is on the servers, so both end before they
+  // would in series; the first buffer alone is not slowed on the analytical engine.
+  std::vector<sim::CollectiveJob> jobs;
+  for (int b = 0; b < 2; ++b)
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      sim::CollectiveJob j{Time{0}, static_cast<int>(k), parts[k], "buffer " + std::to_string(b)};
+      if (k > 0) j.after = jobs.size() - 1;
+      jobs.push_back(std::move(j));
+    }
+  const Time serial = net.duration(whole) * 2;
+  const std::vector<sim::JobTiming> a = net.run(jobs);
+  CHECK(a[3].start == a[0].end);  // buffer 1 starts its copies when buffer 0's are done
+  CHECK(a[4].start == max(a[3].end, a[1].end));
+  CHECK(a[2].end == net.duration(whole));
+  CHECK(a[5].end < serial);
+  sim::FlowBackend flow(topo);
+  const std::vector<sim::JobTiming> f = flow.run(jobs);
+  for (std::size_t k = 1; k < jobs.size(); ++k)
+    if (jobs[k].after) CHECK(f[k].start >= f[*jobs[k].after].end);
+  CHECK(f[5].end < serial);
+  CHECK(f[5].end.seconds() >= a[5].end.seconds() * (1 - 1e-6));  // the flow engine shares the links both buffers use
 }
