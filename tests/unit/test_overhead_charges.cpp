@@ -13,6 +13,19 @@
 using namespace ddpsim;
 using namespace ddpsim::sim;
 
+namespace {
+
+// 8 ranks: 1.75 x 4000 B sent per bucket, 2 HBM bytes each, in `each`: an HBM of twice that rate
+// leaves compute half its speed while a toy bucket's collective runs.
+void half_speed_while_collectives_run(IterationSetup& s, Time each)
+{
+  s.overheads.wire_bytes_per_byte = 1.75;
+  s.overheads.hbm_bytes_per_wire_byte = 2;
+  s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / each.seconds()};
+}
+
+}  // namespace
+
 
 TEST_CASE("overheads charged: each collective's launch delays its start")
 {
@@ -55,9 +68,7 @@ TEST_CASE("overheads charged: compute overlapped by collectives is slowed by the
   //   bucket 3: another 75 us lost -> 1425, runs 1425-1575.
   // Backward loses 3 x 75 = 225 us and ends at 1425, when the last gradient exists; the last
   // bucket runs after it, exposed (before round 4 session 6 it ran inside the stretch, hidden).
-  s.overheads.wire_bytes_per_byte = 1.75;
-  s.overheads.hbm_bytes_per_wire_byte = 2;
-  s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 150e-6};
+  half_speed_while_collectives_run(s, Time::from_us(150));
   const IterationResult r = simulate_iteration(s);
   CHECK(r.interference.us() == Approx(225));
   REQUIRE(r.buckets.size() == 4);
@@ -77,10 +88,7 @@ TEST_CASE("overheads charged: Horovod's buffers move by how much later their gra
   s.framework.framework = Framework::horovod;
   s.framework.cycle_time = Time::from_us(300);
   s.framework.fusion_threshold = Bytes{4000};  // one tensor per buffer
-  // Compute runs at half speed while a collective runs (the HBM case above, for 400 us collectives).
-  s.overheads.wire_bytes_per_byte = 1.75;
-  s.overheads.hbm_bytes_per_wire_byte = 2;
-  s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / 400e-6};
+  half_speed_while_collectives_run(s, Time::from_us(400));
   const IterationResult r = simulate_iteration(s);
   // Unslowed, the gradients exist at 600, 800, 1000, 1200 us and the background thread wakes at
   // 600, 900, 1200, 1200. On the slowed backward:
