@@ -231,7 +231,7 @@ Time AnalyticalBackend::booked_phase_time(const algo::Phase& phase, const algo::
 {
   if (d <= Time{0}) return d;
   const std::vector<LinkUse>& uses = collect_uses(phase, schedule);
-  const double from = t.seconds(), to = (t + d).seconds();
+  const Time to = t + d;
   Time need = d;
   for (std::size_t i = 0; i < uses.size();) {
     std::size_t j = i;
@@ -240,17 +240,17 @@ Time AnalyticalBackend::booked_phase_time(const algo::Phase& phase, const algo::
     if (auto it = ledger_.find(uses[i].key); it != ledger_.end()) {
       double theirs = 0;
       for (const Booking& b : it->second)
-        if (b.stream != stream) theirs += b.rate * std::max(0.0, std::min(to, b.to) - std::max(from, b.from));
+        if (b.stream != stream && b.to > t && b.from < to)
+          theirs += b.rate * static_cast<double>(((b.to < to ? b.to : to) - max(t, b.from)).ps);
       if (theirs > 0) need = max(need, transfer_time(bytes + theirs, key_bandwidth(uses[i].key)));
     }
     i = j;
   }
-  const double until = (t + need).seconds();
   for (std::size_t i = 0; i < uses.size();) {
     std::size_t j = i;
     double bytes = 0;
     for (; j < uses.size() && uses[j].key == uses[i].key; ++j) bytes += uses[j].bytes;
-    ledger_[uses[i].key].push_back(Booking{stream, from, until, bytes / (until - from)});
+    ledger_[uses[i].key].push_back(Booking{stream, t, t + need, bytes / static_cast<double>(need.ps)});
     i = j;
   }
   return need;

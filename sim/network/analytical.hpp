@@ -77,8 +77,8 @@ class AnalyticalBackend final : public NetworkBackend {
   // Jobs on several streams (run()): what each phase put on each link, and when.
   struct Booking {
     int stream;
-    double from, to;  // seconds
-    double rate;      // bytes per second on the link
+    Time from, to;
+    double rate;  // bytes per picosecond on the link
   };
   std::unordered_map<std::uint64_t, std::vector<Booking>> ledger_;
   Time booked_phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule, int stream, Time t, Time d);
