@@ -205,38 +205,13 @@ class IterationRun {
     std::unordered_map<int, Time> stream_free;
     Time released{0};
     comm_end_ = Time{0};
+    std::vector<SlowWindow> windows(buckets_.size());  // the buckets before b, already moved
     for (std::size_t b = 0; b < buckets_.size(); ++b) {
       BucketTiming& bt = buckets_[b];
       const Time produced = bucket_produced_[b];
       Time delay{0};
-      if (produced > begin) {
-        const double work = static_cast<double>((produced - begin).ps);  // unslowed compute before it
-        double done = 0, t = static_cast<double>(begin.ps);
-        bool found = false;
-        for (std::size_t i = 0; i < b && !found; ++i) {
-          const double s = static_cast<double>(buckets_[i].start.ps), e = static_cast<double>(buckets_[i].end.ps);
-          if (e <= t) continue;
-          if (s > t) {  // full speed until the window opens
-            if (done + (s - t) >= work) {
-              t += work - done;
-              found = true;
-              break;
-            }
-            done += s - t;
-            t = s;
-          }
-          const double rate = 1.0 - lost[i];
-          if (rate > 0 && done + rate * (e - t) >= work) {
-            t += (work - done) / rate;
-            found = true;
-            break;
-          }
-          done += rate * (e - t);
-          t = e;
-        }
-        if (!found) t += work - done;
-        delay = max(Time{0}, Time{std::llround(t)} - produced);
-      }
+      if (produced > begin)
+        delay = max(Time{0}, slowed_finish(begin, produced - begin, std::span(windows.data(), b)) - produced);
       released = max(released, bt.ready + delay);
       bt.ready = released;  // when the framework releases it on the slowed backward
       Time after = released + s_.overheads.launch;  // each part after the one before it
@@ -249,6 +224,7 @@ class IterationRun {
       }
       bt.start = parts_[b].front().start;
       bt.end = parts_[b].back().end;
+      windows[b] = SlowWindow{bt.start, bt.end, 1.0 - lost[b]};
       comm_end_ = max(comm_end_, bt.end);
     }
   }

@@ -1,6 +1,7 @@
 #include "sim/step/overheads.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.hpp"
 
@@ -14,6 +15,26 @@ double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidt
   // The collective never takes all of HBM: it is itself limited by its links.
   const double left = std::max(hbm.bytes_per_s - comm_hbm.bytes_per_s, 0.05 * hbm.bytes_per_s);
   return std::max(sm, hbm.bytes_per_s / left);
+}
+
+Time slowed_finish(Time begin, Time work, std::span<const SlowWindow> windows)
+{
+  DDPSIM_CHECK(work >= Time{0}, "work must not be negative");
+  const double need = static_cast<double>(work.ps);
+  double done = 0, t = static_cast<double>(begin.ps);
+  for (const SlowWindow& w : windows) {
+    const double s = static_cast<double>(w.start.ps), e = static_cast<double>(w.end.ps);
+    if (e <= t) continue;
+    if (s > t) {  // full speed until the window opens
+      if (done + (s - t) >= need) return Time{std::llround(t + need - done)};
+      done += s - t;
+      t = s;
+    }
+    if (w.rate > 0 && done + w.rate * (e - t) >= need) return Time{std::llround(t + (need - done) / w.rate)};
+    done += w.rate * (e - t);
+    t = e;
+  }
+  return Time{std::llround(t + need - done)};
 }
 
 Time bucket_copy_time(Bytes gradients, Bandwidth hbm, bool gradient_as_bucket_view)

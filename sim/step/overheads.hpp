@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 
 #include "core/units.hpp"
 #include "sim/step/compute.hpp"
@@ -39,6 +40,19 @@ double optimizer_bytes_per_param(Optimizer opt, Precision p);
 // once, and a reduction reads the local chunk and writes the sum, so <= 3 per wire byte) takes
 // its share of HBM from a memory-bound kernel. The larger of the two bounds is the slowdown.
 double overlap_slowdown(int channels, int sm_count, Bandwidth comm_hbm, Bandwidth hbm);
+
+// A span of time in which compute progresses at `rate` (in [0, 1]) of its full speed: 1 - 1 /
+// overlap_slowdown while a collective runs, 0 while a cooperative kernel waits for one.
+struct SlowWindow {
+  Time start{0}, end{0};
+  double rate = 1.0;
+};
+
+// When compute that needs `work` of full-speed time, started at `begin`, is done: full speed
+// outside the windows, `rate` inside them. Windows come in start order; where two overlap, the
+// time after the first one's end counts at the second's rate (first order). sim/step/iteration.cpp
+// uses it to find when a gradient exists on the slowed backward.
+Time slowed_finish(Time begin, Time work, std::span<const SlowWindow> windows);
 
 // HBM bytes a ring all-reduce's reduction moves per byte on the wire: read the local chunk, read
 // the received chunk, write the sum (3); 1 for a copy (all-gather steps).

@@ -25,3 +25,24 @@ TEST_CASE("bucket copy, launch, staging, host reduction")
   // A server summing 8 workers' 10 MB: reads 80 MB, writes 10 MB at 128 GB/s.
   CHECK(host_reduction_time(Bytes{10'000'000}, 8, Bandwidth{128e9}).seconds() == Approx(9e7 / 128e9));
 }
+
+TEST_CASE("slowed finish: compute that needs W of full-speed time, through windows that slow it")
+{
+  const auto us = [](double v) { return Time::from_us(v); };
+  const std::vector<SlowWindow> none;
+  CHECK(slowed_finish(us(400), us(300), none).us() == Approx(700));
+  // Half speed in 600-750: 200 us done by 600, 75 more by 750, the last 25 at full speed.
+  const std::vector<SlowWindow> half{{us(600), us(750), 0.5}};
+  CHECK(slowed_finish(us(400), us(300), half).us() == Approx(775));
+  CHECK(slowed_finish(us(400), us(200), half).us() == Approx(600));  // done before the window opens
+  CHECK(slowed_finish(us(400), us(250), half).us() == Approx(700));  // done inside it
+  // Stopped (a cooperative kernel waits for the collective): the window adds its whole length.
+  const std::vector<SlowWindow> stop{{us(600), us(750), 0.0}, {us(900), us(1000), 0.0}};
+  CHECK(slowed_finish(us(400), us(300), stop).us() == Approx(850));   // 200 by 600, 100 after 750
+  CHECK(slowed_finish(us(400), us(600), stop).us() == Approx(1250));
+  // A window that ended before compute starts changes nothing; one that began before it counts
+  // from compute's start.
+  const std::vector<SlowWindow> early{{us(100), us(300), 0.0}, {us(350), us(500), 0.5}};
+  CHECK(slowed_finish(us(400), us(100), early).us() == Approx(550));  // 50 by 500, 50 more
+  CHECK(slowed_finish(us(400), Time{0}, early) == Time::from_us(400));
+}
