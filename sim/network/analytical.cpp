@@ -230,29 +230,27 @@ Time AnalyticalBackend::booked_phase_time(const algo::Phase& phase, const algo::
                                           Time t, Time d)
 {
   if (d <= Time{0}) return d;
+  // The phase's bytes on each link (uses are sorted by link).
   const std::vector<LinkUse>& uses = collect_uses(phase, schedule);
+  std::vector<std::pair<std::uint64_t, double>>& per_link = phase_links_;
+  per_link.clear();
+  for (const LinkUse& u : uses) {
+    if (per_link.empty() || per_link.back().first != u.key) per_link.emplace_back(u.key, 0.0);
+    per_link.back().second += u.bytes;
+  }
   const Time to = t + d;
   Time need = d;
-  for (std::size_t i = 0; i < uses.size();) {
-    std::size_t j = i;
-    double bytes = 0;
-    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) bytes += uses[j].bytes;
-    if (auto it = ledger_.find(uses[i].key); it != ledger_.end()) {
-      double theirs = 0;
-      for (const Booking& b : it->second)
-        if (b.stream != stream && b.to > t && b.from < to)
-          theirs += b.rate * static_cast<double>(((b.to < to ? b.to : to) - max(t, b.from)).ps);
-      if (theirs > 0) need = max(need, transfer_time(bytes + theirs, key_bandwidth(uses[i].key)));
-    }
-    i = j;
+  for (const auto& [key, bytes] : per_link) {
+    const auto it = ledger_.find(key);
+    if (it == ledger_.end()) continue;
+    double theirs = 0;
+    for (const Booking& b : it->second)
+      if (b.stream != stream && b.to > t && b.from < to)
+        theirs += b.rate * static_cast<double>(((b.to < to ? b.to : to) - max(t, b.from)).ps);
+    if (theirs > 0) need = max(need, transfer_time(bytes + theirs, key_bandwidth(key)));
   }
-  for (std::size_t i = 0; i < uses.size();) {
-    std::size_t j = i;
-    double bytes = 0;
-    for (; j < uses.size() && uses[j].key == uses[i].key; ++j) bytes += uses[j].bytes;
-    ledger_[uses[i].key].push_back(Booking{stream, t, t + need, bytes / static_cast<double>(need.ps)});
-    i = j;
-  }
+  for (const auto& [key, bytes] : per_link)
+    ledger_[key].push_back(Booking{stream, t, t + need, bytes / static_cast<double>(need.ps)});
   return need;
 }
 

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/network/network.hpp"
@@ -81,6 +82,7 @@ class AnalyticalBackend final : public NetworkBackend {
     double rate;  // bytes per picosecond on the link
   };
   std::unordered_map<std::uint64_t, std::vector<Booking>> ledger_;
+  std::vector<std::pair<std::uint64_t, double>> phase_links_;  // booked_phase_time's buffer: bytes per link
   Time booked_phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule, int stream, Time t, Time d);
   std::uint64_t period_vertices_ = 0;  // devices per symmetry period; 0: no symmetry
   std::vector<PathCost> table_;        // by route class when classes are few (index + 1 in table_used_)
