@@ -26,7 +26,7 @@ struct CollectiveJob {
   std::string label;  // e.g. "bucket 3", for timelines
   // An earlier job (its index) that must end first: the previous part of one collective whose
   // parts run on different streams (algo::split_by_side; sim/step/iteration.cpp).
-  std::optional<std::size_t> after;
+  std::optional<std::size_t> after = std::nullopt;
 };
 
 struct JobTiming {

@@ -267,10 +267,10 @@ class IterationRun {
       if (r.loader_wait > Time{0}) span(Stream::compute, "loader wait", end[slowest], r.step);
       for (std::size_t b = 0; b < buckets_.size(); ++b) {
         const BucketTiming& t = buckets_[b];
-        for (std::size_t k = 0; k < parts_[b].size(); ++k) {
+        for (std::size_t p = 0; p < parts_[b].size(); ++p) {
           const bool one = parts_[b].size() == 1;
-          span(Stream::comm, "bucket " + std::to_string(b) + (one ? "" : " part " + std::to_string(k + 1)),
-               parts_[b][k].start, parts_[b][k].end,
+          span(Stream::comm, "bucket " + std::to_string(b) + (one ? "" : " part " + std::to_string(p + 1)),
+               parts_[b][p].start, parts_[b][p].end,
                {{"bytes", std::to_string(t.bytes.n)},
                 {"bucket", std::to_string(b)},
                 {"algorithm", std::string(t.algorithm->name())},
