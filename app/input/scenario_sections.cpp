@@ -172,6 +172,7 @@ void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
   if (auto m = r.number(n, "compute", "measured_step_s", false, 1e-9, 1e6)) c.measured_step_s = *m;
   if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
   if (auto k = r.time(n, "compute", "kernel_overhead", false)) c.kernel_overhead = *k;
+  if (auto g = r.number(n, "compute", "gpu_spread", false, 0, 0.5)) c.gpu_spread = *g;
 }
 
 void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)

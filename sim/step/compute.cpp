@@ -1,6 +1,9 @@
 #include "sim/step/compute.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include <boost/math/distributions/normal.hpp>
 
 #include "core/error.hpp"
 #include "sim/step/precision.hpp"
@@ -28,6 +31,15 @@ LayerTimes traced_times(const TracedModel& t, const GpuSpec& gpu, const ComputeP
 }
 
 }  // namespace
+
+double slowest_gpu_factor(int gpus, double sigma)
+{
+  DDPSIM_CHECK(gpus >= 1 && sigma >= 0, "slowest_gpu_factor: gpus >= 1, sigma >= 0");
+  if (gpus == 1 || sigma == 0) return 1.0;
+  const double n = gpus;
+  const double expected_max = boost::math::quantile(boost::math::normal(), (n - 0.375) / (n + 0.25));
+  return std::exp(sigma * expected_max);
+}
 
 LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const ComputeParams& params)
 {

@@ -13,6 +13,24 @@
 
 namespace ddpsim::sim {
 
+// Issue 18, what real steps pay: GPUs of one SKU do not run at one speed. Sinha et al., "Not All
+// GPUs Are Created Equal: Characterizing Variability in Large-Scale, Accelerator-Rich Systems"
+// (SC22; arXiv 2208.11035v3, abstract): over more than 90% of the GPUs of Oak Ridge's Summit,
+// Sandia's Vortex, TACC's Frontera and Longhorn and Livermore's Corona (NVIDIA V100 and AMD MI60),
+// one application shows 8% average performance variation (max 22%) across GPUs of one SKU, from
+// manufacturing variability and power management, with outliers up to 1.5x slower than the
+// median GPU. Read as the range between a
+// box plot's whiskers (no outliers: 4 interquartile ranges = 5.4 sigma of a normal), the spread
+// of ln(compute time) is sigma = 0.08 / 5.4 = 0.015 (docs/model.md "The slowest GPU sets the pace").
+inline constexpr double kGpuSpreadSigma = 0.015;
+
+// A synchronous data-parallel step waits at each gradient reduction for every GPU, so it runs at
+// the slowest of its `gpus`, each drawn from exp(N(0, sigma^2)): the expected factor on compute
+// time is exp(sigma x E[max of gpus standard normals]), the order statistic by Blom's
+// approximation (Phi^-1((n - 0.375) / (n + 0.25)); Blom 1958, "Statistical Estimates and
+// Transformed Beta-Variables"). 1 for one GPU or sigma 0; grows as sqrt(2 ln n).
+double slowest_gpu_factor(int gpus, double sigma);
+
 struct ComputeParams {
   Precision precision = Precision::fp32;
   int batch_per_gpu = 32;
@@ -25,6 +43,9 @@ struct ComputeParams {
   // loss, which no modelled mechanism explains (docs/model.md "What real steps pay"). 1 = none;
   // fitted by `calibrate job --fit node_slowdown`, sampled in the intervals (sim/study/model_error.cpp).
   double node_slowdown = 1.0;
+  // Spread of GPU speed across the GPUs of a job (compute.gpu_spread): a lognormal sigma of each
+  // GPU's compute time; a synchronous step runs at the slowest of its GPUs (slowest_gpu_factor).
+  double gpu_spread = kGpuSpreadSigma;
   bool activation_checkpointing = false;  // training.activation_checkpointing (precision.hpp)
 };
 
