@@ -78,6 +78,11 @@ struct FrameworkOptions {
   // Horovod's negotiation per cycle (response cache: two bit-vector all-reduces on the host,
   // sim/step/overheads.hpp): a cycle's fused buffers are released this much after it wakes.
   Time horovod_negotiation{0};
+  // Horovod's background thread runs free of the training loop: its cycles tick at
+  // cycle_phase + k x cycle_time. Unset, the iteration places them so that the step's last
+  // gradient waits half a cycle, the mean over the phases (iteration.cpp horovod_phase); set
+  // (tests, hand timelines), it is used as given; plan_communication takes unset as 0.
+  std::optional<Time> cycle_phase;
 };
 
 Bytes horovod_fusion_threshold(const FrameworkOptions& o);

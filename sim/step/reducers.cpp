@@ -77,6 +77,9 @@ class HorovodReducer final : public GradientReducer {
         negotiation_(o.horovod_negotiation)
   {
     DDPSIM_CHECK(cycle_ > Time{0} && threshold_.n > 0, "Horovod cycle time and fusion threshold must be positive");
+    const Time phase = o.cycle_phase.value_or(Time{0});
+    DDPSIM_CHECK(phase >= Time{0}, "Horovod cycle phase must not be negative");
+    phase_ = Time{phase.ps % cycle_.ps};
   }
 
   void gradient_ready(Engine& engine, std::size_t layer) override
@@ -86,8 +89,10 @@ class HorovodReducer final : public GradientReducer {
     for (std::size_t ti = model_.layers[layer].params.size(); ti-- > 0;) queue_.push_back({layer, ti});
     if (tick_scheduled_) return;
     tick_scheduled_ = true;
-    const std::int64_t k = (engine.now() + cycle_ - Time{1}).ps / cycle_.ps;  // first tick at or after now (checked)
-    engine.at(cycle_ * k, [this, &engine] { tick(engine.now()); }, /*late=*/1);
+    // The first tick at or after now on the grid phase_ + k x cycle_ (k >= 0; phase_ < cycle_ <= now + cycle_).
+    const Time from = engine.now() > phase_ ? engine.now() - phase_ : Time{0};
+    const std::int64_t k = (from + cycle_ - Time{1}).ps / cycle_.ps;  // (checked)
+    engine.at(phase_ + cycle_ * k, [this, &engine] { tick(engine.now()); }, /*late=*/1);
   }
 
  private:
@@ -115,6 +120,7 @@ class HorovodReducer final : public GradientReducer {
   int wire_;
   Bytes threshold_;
   Time cycle_;
+  Time phase_{0};
   Time negotiation_;
   std::vector<TensorRef> queue_;
   bool tick_scheduled_ = false;

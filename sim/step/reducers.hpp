@@ -5,7 +5,7 @@
 //     gradient arrives (PyTorch's Reducer, docs/model.md).
 //   SMDDP: DDP's buckets go into the balanced fusion buffer, released once it exceeds its
 //     threshold; what is left goes when the last bucket arrives.
-//   Horovod: a background thread wakes every cycle time (from t = 0), fuses the tensors that
+//   Horovod: a background thread wakes every cycle time (at options.cycle_phase + k x cycle), fuses the tensors that
 //     became ready since in ready order into buffers of at most the fusion threshold, and
 //     releases them (horovod/common/operations.cc RunLoopOnce, controller.cc FuseResponses).
 #pragma once

@@ -88,6 +88,7 @@ TEST_CASE("overheads charged: Horovod's buffers move by how much later their gra
   s.framework.framework = Framework::horovod;
   s.framework.cycle_time = Time::from_us(300);
   s.framework.fusion_threshold = Bytes{4000};  // one tensor per buffer
+  s.framework.cycle_phase = Time{0};            // cycles aligned with the step's start (hand timeline)
   half_speed_while_collectives_run(s, Time::from_us(400));
   const IterationResult r = simulate_iteration(s);
   // Unslowed, the gradients exist at 600, 800, 1000, 1200 us and the background thread wakes at

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "support.hpp"
 
 #include "app/input/catalog_loader.hpp"
@@ -154,11 +156,28 @@ TEST_CASE("the engine-driven iteration matches hand-computed timelines")
     s.framework.cycle_time = Time{250};
     s.framework.fusion_threshold = Bytes{1024};
     IterationResult r = simulate_iteration(s);
-    // Gradients ready at 400 and 600; the thread wakes at 250, 500, 750: l1 goes at 500, l0 at 750.
+    // Gradients ready at 400 and 600. The thread runs free of the step; its cycles are placed so
+    // that the last gradient waits half a cycle (the mean over phases): ticks at 225, 475, 725.
     REQUIRE(r.buckets.size() == 2);
-    CHECK(r.buckets[0].ready == Time{500});
-    CHECK(r.buckets[1].ready == Time{750});
-    CHECK(r.step == Time{750 + 100 + 50});
+    CHECK(r.buckets[0].ready == Time{475});
+    CHECK(r.buckets[1].ready == Time{725});
+    CHECK(r.step == Time{725 + 100 + 50});
+  }
+  SECTION("Horovod: the last gradient waits half a cycle, whatever the step's length")
+  {
+    // With the cycles aligned to the step's start, the wait was (-end) mod cycle: 150, 90, 220 here.
+    for (const double scale : {1.0, 1.1, 1.3}) {
+      FixedBackend net(Time{100});
+      IterationSetup s = toy_setup(&net, m);
+      s.framework.framework = Framework::horovod;
+      s.framework.cycle_time = Time{250};
+      s.framework.fusion_threshold = Bytes{1024};
+      s.classes = {RankClass{1, scale, Time{0}}};
+      const IterationResult r = simulate_iteration(s);
+      const Time last_gradient{std::llround(600 * scale)};  // forward 200 + backward 400, scaled
+      REQUIRE(r.buckets.size() == 2);
+      CHECK(r.buckets[1].ready == last_gradient + Time{125});
+    }
   }
   SECTION("Horovod: a wake-up at the instant a gradient is ready sees it")
   {
@@ -166,6 +185,7 @@ TEST_CASE("the engine-driven iteration matches hand-computed timelines")
     IterationSetup s = toy_setup(&net, m);
     s.framework.framework = Framework::horovod;
     s.framework.cycle_time = Time{200};  // wakes at 400 and 600, exactly when gradients are ready
+    s.framework.cycle_phase = Time{0};   // cycles aligned with the step's start
     s.framework.fusion_threshold = Bytes{1024};
     IterationResult r = simulate_iteration(s);
     REQUIRE(r.buckets.size() == 2);
