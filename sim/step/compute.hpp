@@ -19,9 +19,10 @@ namespace ddpsim::sim {
 // Sandia's Vortex, TACC's Frontera and Longhorn and Livermore's Corona (NVIDIA V100 and AMD MI60),
 // one application shows 8% average performance variation (max 22%) across GPUs of one SKU, from
 // manufacturing variability and power management, with outliers up to 1.5x slower than the
-// median GPU. Read as the range between a
-// box plot's whiskers (no outliers: 4 interquartile ranges = 5.4 sigma of a normal), the spread
-// of ln(compute time) is sigma = 0.08 / 5.4 = 0.015 (docs/model.md "The slowest GPU sets the pace").
+// median GPU (the SC22 program's abstract, on four clusters, said 32%; the later v3 is used).
+// Read as the range between a box plot's whiskers (no outliers: 4 interquartile ranges = 5.4
+// sigma of a normal), the spread of ln(compute time) is sigma = 0.08 / 5.4 = 0.015 (docs/model.md
+// "The slowest GPU sets the pace").
 inline constexpr double kGpuSpreadSigma = 0.015;
 
 // A synchronous data-parallel step waits at each gradient reduction for every GPU, so it runs at
