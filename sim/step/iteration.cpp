@@ -48,15 +48,14 @@ class IterationRun {
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
       const double scale = classes_[c].compute_scale;
       DDPSIM_CHECK(scale > 0 && std::isfinite(scale), "rank class compute scale must be positive");
-      // The k-1 accumulation micro-steps, then the last micro-step's forward, then backward.
-      const Time accumulation = scaled(s_.times.forward_total + s_.times.backward_total, scale) * (k - 1);
       const Time forward = scaled(s_.times.forward_total, scale);
+      backward_start_[c] = backward_start_at(scale);
+      const Time accumulation = backward_start_[c] - forward;
       if (c == 0 && timeline_) {
         if (k > 1) span(Stream::compute, "accumulation micro-steps", Time{0}, accumulation);
-        span(Stream::compute, "forward", accumulation, accumulation + forward);
+        span(Stream::compute, "forward", accumulation, backward_start_[c]);
       }
-      backward_start_[c] = accumulation + forward;
-      engine_.at(accumulation + forward, [this, c] { backward_layer(c, static_cast<std::uint32_t>(model_.layers.size())); });
+      engine_.at(backward_start_[c], [this, c] { backward_layer(c, static_cast<std::uint32_t>(model_.layers.size())); });
     }
     engine_.run();
     communicate();
@@ -77,18 +76,20 @@ class IterationRun {
   {
     FrameworkOptions o = s_.framework;
     if (traits(o.framework).path != GradientPath::horovod_fusion || o.cycle_phase) return o;
-    const std::int64_t k = s_.accum_steps;
-    Time copies{0};
-    for (const Time& t : copy_in_) copies += t;
-    Time last{0};
-    for (const RankClass& c : classes_) {
-      const Time step = scaled(s_.times.forward_total + s_.times.backward_total, c.compute_scale) * (k - 1) +
-                        scaled(s_.times.forward_total, c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale);
-      last = std::max(last, step + copies);
-    }
+    Time last{0};  // copy_out_ is the sum of the per-layer copies into the buckets
+    for (const RankClass& c : classes_)
+      last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale) + copy_out_);
     const Time cycle = horovod_cycle_time(o);
     o.cycle_phase = Time{(last.ps + cycle.ps / 2) % cycle.ps};
     return o;
+  }
+
+  // When a class of this compute scale starts its last micro-step's backward: the k-1 accumulation
+  // micro-steps, then the last micro-step's forward.
+  Time backward_start_at(double scale) const
+  {
+    return scaled(s_.times.forward_total + s_.times.backward_total, scale) * (s_.accum_steps - 1) +
+           scaled(s_.times.forward_total, scale);
   }
 
   // Starts backward of layer `i - 1` of class c (layers run from the last to the first).
