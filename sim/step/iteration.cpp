@@ -80,7 +80,7 @@ class IterationRun {
     for (const RankClass& c : classes_)
       last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale) + copy_out_);
     const Time cycle = horovod_cycle_time(o);
-    o.cycle_phase = Time{(last.ps + cycle.ps / 2) % cycle.ps};
+    o.cycle_phase = last + Time{cycle.ps / 2};  // the reducer takes it modulo the cycle
     return o;
   }
 
