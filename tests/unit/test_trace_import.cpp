@@ -103,6 +103,37 @@ TEST_CASE("trace import: the measured step is the median ProfilerStep", "[trace]
   CHECK(t.layers[0].forward.us() == Approx(80));
 }
 
+TEST_CASE("trace import: per-field medians are shares of the median step, not a sum of their own", "[trace]")
+{
+  // The steps of 1000 and 1400 us ran a slow optimizer (300 us instead of 100), the median step
+  // (1200 us) a normal one: the optimizer's median is the slow one, every other part's the normal
+  // one. Added up, those medians would be more than the median step ran; they are scaled to the
+  // median step's own sum, so the prediction at the traced size is the median step.
+  auto slow_optimizer = [](std::string s) {
+    const std::string from = R"("name":"Optimizer.step#SGD.step")";
+    const std::size_t at = s.find(R"("dur":100.000000)", s.find(from));
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, 16, R"("dur":300.000000)");
+  };
+  const auto parts = [](const sim::TracedModel& t) {
+    double p = t.optimizer.us() + t.input_wait.us() + t.exposed_comm.us();
+    for (const auto& l : t.layers) p += l.forward.us() + l.backward.us();
+    return p;
+  };
+  const sim::TracedModel normal = import_text(test::trace_document(test::trace_step(0, 1200, 0)));
+  const sim::TracedModel slow = import_text(test::trace_document(slow_optimizer(test::trace_step(0, 1000, 0))));
+  REQUIRE(slow.optimizer.us() > normal.optimizer.us() + 100);
+  const std::string events = slow_optimizer(test::trace_step(0, 1000, 0)) + test::trace_step(2000, 1200, 100) +
+                             slow_optimizer(test::trace_step(4000, 1400, 200));
+  const sim::TracedModel t = import_text(test::trace_document(events));
+  CHECK(t.step.us() == Approx(1200));
+  CHECK(parts(t) == Approx(parts(normal)));
+  CHECK(t.other.us() == Approx(normal.other.us()));
+  const double medians = parts(normal) - normal.optimizer.us() + slow.optimizer.us();
+  CHECK(t.optimizer.us() == Approx(slow.optimizer.us() * parts(normal) / medians));
+  CHECK(t.layers[0].forward.us() == Approx(normal.layers[0].forward.us() * parts(normal) / medians));
+}
+
 TEST_CASE("trace import: bad traces are located errors", "[trace]")
 {
   CHECK(field_of(R"({"foo": 1})") == "traceEvents: missing or not a list: not a PyTorch profiler trace");
