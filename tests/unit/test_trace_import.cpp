@@ -103,12 +103,12 @@ TEST_CASE("trace import: the measured step is the median ProfilerStep", "[trace]
   CHECK(t.layers[0].forward.us() == Approx(80));
 }
 
-TEST_CASE("trace import: per-field medians are shares of the median step, not a sum of their own", "[trace]")
+TEST_CASE("trace import: per-field medians never add up to more than the median step's own parts", "[trace]")
 {
   // The steps of 1000 and 1400 us ran a slow optimizer (300 us instead of 100), the median step
   // (1200 us) a normal one: the optimizer's median is the slow one, every other part's the normal
-  // one. Added up, those medians would be more than the median step ran; they are scaled to the
-  // median step's own sum, so the prediction at the traced size is the median step.
+  // one. Added up, those medians would be more than the median step ran; they are scaled down to
+  // the median step's own sum, so the prediction at the traced size is the median step.
   auto slow_optimizer = [](std::string s) {
     const std::string from = R"("name":"Optimizer.step#SGD.step")";
     const std::size_t at = s.find(R"("dur":100.000000)", s.find(from));
@@ -132,6 +132,16 @@ TEST_CASE("trace import: per-field medians are shares of the median step, not a 
   const double medians = parts(normal) - normal.optimizer.us() + slow.optimizer.us();
   CHECK(t.optimizer.us() == Approx(slow.optimizer.us() * parts(normal) / medians));
   CHECK(t.layers[0].forward.us() == Approx(normal.layers[0].forward.us() * parts(normal) / medians));
+
+  // The other way round: only the median step ran the slow optimizer. The medians add up to less
+  // than its parts; none is inflated by a stall of one step, and `other` takes the rest.
+  const std::string once = test::trace_step(0, 1000, 0) + slow_optimizer(test::trace_step(2000, 1200, 100)) +
+                           test::trace_step(4000, 1400, 200);
+  const sim::TracedModel u = import_text(test::trace_document(once));
+  CHECK(u.step.us() == Approx(1200));
+  CHECK(u.optimizer.us() == Approx(normal.optimizer.us()));
+  CHECK(u.layers[0].forward.us() == Approx(normal.layers[0].forward.us()));
+  CHECK(u.other.us() == Approx(1200 - parts(normal)));
 }
 
 TEST_CASE("trace import: bad traces are located errors", "[trace]")
