@@ -2,6 +2,7 @@
 // (trace_fixture.hpp), and its located errors on bad traces.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -101,6 +102,15 @@ TEST_CASE("trace import: the measured step is the median ProfilerStep", "[trace]
   CHECK(t.step.us() == Approx(1200));
   CHECK(t.other.us() == Approx(1200 - 585));
   CHECK(t.layers[0].forward.us() == Approx(80));
+  // 1.40 ms is more than 10% above the median: the note says the run was disturbed.
+  auto disturbed = [](const sim::TracedModel& m) {
+    return std::any_of(m.notes.begin(), m.notes.end(),
+                       [](const std::string& n) { return n.find("1.00 ms to 1.40 ms around their median 1.20 ms: a disturbed run") != std::string::npos; });
+  };
+  CHECK(disturbed(t));
+  const std::string steady = test::trace_step(0, 1150, 0) + test::trace_step(2000, 1250, 100) + test::trace_step(4000, 1200, 200);
+  const sim::TracedModel u = import_text(test::trace_document(steady));
+  CHECK(std::none_of(u.notes.begin(), u.notes.end(), [](const std::string& n) { return n.find("disturbed") != std::string::npos; }));
 }
 
 TEST_CASE("trace import: per-field medians never add up to more than the median step's own parts", "[trace]")
