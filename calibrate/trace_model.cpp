@@ -86,30 +86,12 @@ sim::TracedModel import_kineto(const KinetoTrace& trace, const std::map<std::str
     for (const StepParts& s : use) v.push_back(field(s));
     return median(v);
   };
-  // A sum of medians is not the median of sums: in a real 2-rank CPU run whose three steps were
-  // disturbed in different places, the per-field medians added up to 7.7% more than the median
-  // step (tests/cli/torch_trace.sh), and the prediction at the traced size came out that much
-  // longer. When they add up to more than the median step's own parts, they are scaled down
-  // together to that sum (each keeps its share); when they add up to less, `other` takes the
-  // rest, as it always did, and no part is inflated by a stall that only the median step had.
-  auto sum_parts = [](const StepParts& s) {
-    double p = s.optimizer_us + s.input_us + s.exposed_comm_us;
-    for (const auto& l : s.layers) p += l.forward_us + l.backward_us;
-    return p;
-  };
-  double medians = med([](const StepParts& s) { return s.optimizer_us; }) + med([](const StepParts& s) { return s.input_us; }) +
-                   med([](const StepParts& s) { return s.exposed_comm_us; });
-  for (std::size_t i = 0; i < mid.layers.size(); ++i)
-    medians += med([&](const StepParts& s) { return s.layers[i].forward_us; }) +
-               med([&](const StepParts& s) { return s.layers[i].backward_us; });
-  const double shrink = medians > 0 ? std::min(1.0, sum_parts(mid) / medians) : 1.0;
-  auto scaled = [&](auto field) { return us(shrink * med(field)); };
   double parts = 0;
   for (std::size_t i = 0; i < mid.layers.size(); ++i) {
-    sim::TracedLayer l{mid.layers[i].name, scaled([&](const StepParts& s) { return s.layers[i].forward_us; }),
-                       scaled([&](const StepParts& s) { return s.layers[i].backward_us; }),
-                       scaled([&](const StepParts& s) { return s.layers[i].forward_gpu_us; }),
-                       scaled([&](const StepParts& s) { return s.layers[i].backward_gpu_us; })};
+    sim::TracedLayer l{mid.layers[i].name, us(med([&](const StepParts& s) { return s.layers[i].forward_us; })),
+                       us(med([&](const StepParts& s) { return s.layers[i].backward_us; })),
+                       us(med([&](const StepParts& s) { return s.layers[i].forward_gpu_us; })),
+                       us(med([&](const StepParts& s) { return s.layers[i].backward_gpu_us; }))};
     parts += (l.forward + l.backward).us();
     t.layers.push_back(std::move(l));
   }
@@ -122,12 +104,27 @@ sim::TracedModel import_kineto(const KinetoTrace& trace, const std::map<std::str
     t.buckets.push_back(sim::TracedBucket{b.elements, bytes, b.dtype, b.collective, b.layer,
                                           us(med([&](const StepParts& s) { return s.buckets[i].kernel_us; }))});
   }
-  t.optimizer = scaled([](const StepParts& s) { return s.optimizer_us; });
-  t.optimizer_gpu = scaled([](const StepParts& s) { return s.optimizer_gpu_us; });
-  t.input_wait = scaled([](const StepParts& s) { return s.input_us; });
-  t.exposed_comm = scaled([](const StepParts& s) { return s.exposed_comm_us; });
+  t.optimizer = us(med([](const StepParts& s) { return s.optimizer_us; }));
+  t.optimizer_gpu = us(med([](const StepParts& s) { return s.optimizer_gpu_us; }));
+  t.input_wait = us(med([](const StepParts& s) { return s.input_us; }));
+  t.exposed_comm = us(med([](const StepParts& s) { return s.exposed_comm_us; }));
   t.step = us(step);
   parts += t.optimizer.us() + t.input_wait.us() + t.exposed_comm.us();
+  // A sum of medians is not the median of sums: in a real 2-rank CPU run whose three steps were
+  // disturbed in different places, the per-field medians added up to 7.7% more than the median
+  // step (tests/cli/torch_trace.sh), and the prediction at the traced size came out that much
+  // longer. When they add up to more than the median step's own parts, they are scaled down
+  // together to that sum (each keeps its share); when they add up to less, `other` takes the
+  // rest, as it always did, and no part is inflated by a stall that only the median step had.
+  double mid_parts = mid.optimizer_us + mid.input_us + mid.exposed_comm_us;
+  for (const auto& l : mid.layers) mid_parts += l.forward_us + l.backward_us;
+  if (parts > mid_parts + 1e-3) {  // 1 ns: beyond the picosecond rounding of the parts
+    const double shrink = mid_parts / parts;
+    auto scale = [shrink](Time& v) { v = us(v.us() * shrink); };
+    for (sim::TracedLayer& l : t.layers) scale(l.forward), scale(l.backward), scale(l.forward_gpu), scale(l.backward_gpu);
+    scale(t.optimizer), scale(t.optimizer_gpu), scale(t.input_wait), scale(t.exposed_comm);
+    parts = mid_parts;
+  }
   t.other = us(std::max(0.0, step - parts));
   t.cpu_only = !mid.gpu;
   // The GPU.
