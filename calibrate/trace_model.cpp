@@ -138,10 +138,11 @@ sim::TracedModel import_kineto(const KinetoTrace& trace, const std::map<std::str
                      : " on " + trace.device + (t.gpu ? " (catalog " + t.gpu->name + ")" : " (not in the catalog: no GPU scaling)");
   head += "; median step " + ms(step) + " of " + std::to_string(t.steps) + (steps.size() == 1 && steps[0].name == "whole trace" ? " (no ProfilerStep markers: the whole trace)" : " ProfilerSteps");
   t.notes.push_back(head);
-  // Steps that differ by more than 10% from their median were disturbed (another process, a
-  // preempted rank, a data-loader stall): GPU steps of one job repeat within a few percent. Said,
-  // because the model rests on a few of them.
-  if (spans.size() > 1) {
+  // Steps that ran the same operators and differ by more than 10% from their median were
+  // disturbed (another process, a preempted rank, a data-loader stall): steps of one job repeat
+  // within a few percent. Said, because the model rests on a few of them. Steps that ran different
+  // operators (gradient accumulation's steps without a reduction) differ by design: not said.
+  if (all && spans.size() > 1) {
     const auto [lo, hi] = std::minmax_element(spans.begin(), spans.end());
     if (step > 0 && (*hi > 1.1 * step || *lo < 0.9 * step))
       t.notes.push_back("model.trace: the steps ran " + ms(*lo) + " to " + ms(*hi) + " around their median " + ms(step) +
