@@ -76,9 +76,10 @@ class IterationRun {
   {
     FrameworkOptions o = s_.framework;
     if (traits(o.framework).path != GradientPath::horovod_fusion || o.cycle_phase) return o;
-    Time last{0};  // copy_out_ is the sum of the per-layer copies into the buckets
+    Time last{0};
     for (const RankClass& c : classes_)
-      last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale) + copy_out_);
+      last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale));
+    last += copy_out_;  // the sum of the per-layer copies into the buckets
     const Time cycle = horovod_cycle_time(o);
     o.cycle_phase = last + Time{cycle.ps / 2};  // the reducer takes it modulo the cycle
     return o;
