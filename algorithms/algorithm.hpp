@@ -72,6 +72,10 @@ class Algorithm {
   // tuning.cc's model) may pick it. Algorithms NCCL does not have (halving-doubling, direct,
   // two-level hierarchical, Herring, parameter server) are only run when named.
   virtual bool nccl_selectable() const { return false; }
+  // The first NCCL release that runs this algorithm on `topo` (for nccl_selectable ones; the
+  // sources are in each override): NCCL's choice on a node running an older NCCL
+  // (InstanceSpec::nccl, scenario `software.nccl`) never considers it. Default: every 2.x release.
+  virtual Version nccl_since(const Topology& /*topo*/) const { return Version{2, 0, 0}; }
   // True when the coarse form, beyond two nodes, draws a node's inter-node traffic as merged
   // flows through its NICs so that flows timed alone still load each NIC truly (the tree). Its
   // bytes and time are then at least the step form's, which keeps every real send.

@@ -46,6 +46,11 @@ std::vector<Send> plan(const Request& req)
 
 }  // namespace
 
+Version NvlsAllReduce::nccl_since(const Topology& topo) const
+{
+  return topo.nodes() > 1 ? Version{2, 18, 1} : Version{2, 17, 1};
+}
+
 // NVLink SHARP is a property of the third-generation NVSwitch: H100 and H200 NVSwitch nodes.
 bool NvlsAllReduce::available(const Topology& topo) const
 {

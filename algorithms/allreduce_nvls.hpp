@@ -33,6 +33,9 @@ class NvlsAllReduce final : public Algorithm {
   HopCount latency_hops(const Request& req) const override;
   bool nccl_selectable() const override { return true; }
   NcclFamily nccl_family() const override { return NcclFamily::nvls; }
+  // NVIDIA/nccl v2.17.1-1 (commit 5d3ab08b, 2023-02-27): "Add new NVLS algorithm for allreduce
+  // using NVLink SHARP (intra-node only)"; v2.18.1-1 (d97a32fa): "Add NVLS+Tree algorithm".
+  Version nccl_since(const Topology& topo) const override;
 };
 
 }  // namespace ddpsim::algo

@@ -32,6 +32,9 @@ class SharpAllReduce final : public Algorithm {
   NcclFamily nccl_family() const override { return NcclFamily::tree; }
   // NCCL's CollNet is one of its own algorithms: auto picks it where the fabric offers it.
   bool nccl_selectable() const override { return true; }
+  // NVIDIA/nccl v2.6.4-1 (commit b221128e, 2020-01-16): "Add support for network collectives"
+  // (CollNet, SHARP). Later releases reshaped it (chain and direct forms, 2.14.3); priced alike.
+  Version nccl_since(const Topology& /*topo*/) const override { return Version{2, 6, 4}; }
 };
 
 }  // namespace ddpsim::algo

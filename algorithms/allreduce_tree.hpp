@@ -26,6 +26,9 @@ class TreeAllReduce final : public Algorithm {
   bool nccl_selectable() const override { return true; }
   bool coarse_merges_nic_traffic() const override { return true; }
   NcclFamily nccl_family() const override { return NcclFamily::tree; }
+  // NVIDIA/nccl v2.4.2-1 (commit 1450d426, 2018-12-13) added trees (ncclPatternTreeUpDown);
+  // NCCL 2.3 runs rings only.
+  Version nccl_since(const Topology& /*topo*/) const override { return Version{2, 4, 2}; }
 };
 
 // Parent of `rank` in NCCL's binary tree over `n` ranks (ncclGetBtree), -1 for the root (rank 0).

@@ -24,8 +24,15 @@
 #include <string_view>
 
 #include "algorithms/nccl_tuning.hpp"
+#include "core/version.hpp"
 
 namespace ddpsim::algo {
+
+// The first NCCL that looks for a tuner inside the net plugin when NCCL_TUNER_PLUGIN is unset
+// (src/misc/tuner.cc at v2.21.5-1 tries NCCL_NET_PLUGIN's library: "Users are allowed to pack
+// tuner into the net plugin"; v2.20.3-1 loads a tuner only when NCCL_TUNER_PLUGIN names one).
+// Older NCCL on AWS runs its own model unless the tuner is named.
+inline constexpr Version kNcclLoadsNetPluginTuner{2, 21, 0};
 
 // `aws_ofi`: aws-ofi-nccl's tuner where it has regions, NCCL's model elsewhere (the default:
 // what AWS's images run). `nccl`: NCCL's own model only (no tuner plugin; "none" reads the same).

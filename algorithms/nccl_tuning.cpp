@@ -51,6 +51,8 @@ bool parse_protocol(std::string_view name, Protocol& out)
   return false;
 }
 
+Version nccl_since(Protocol p) { return p == Protocol::ll128 ? Version{2, 5, 6} : Version{2, 0, 0}; }
+
 double protocol_bandwidth_cap(Protocol p)
 {
   switch (p) {

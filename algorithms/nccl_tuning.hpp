@@ -24,6 +24,11 @@ std::vector<Protocol> all_protocols();
 // NCCL_PROTO spelling: "LL", "LL128", "Simple". Returns false when `name` is none of them.
 bool parse_protocol(std::string_view name, Protocol& out);
 
+// The first NCCL release that has protocol `p`: LL128 arrived in v2.5.6-1 (NVIDIA/nccl commit
+// 299c554d, 2019-11-19, NCCL_PROTO_LL128); LL and Simple are in every 2.x release (v2.3.5-5 has
+// LL). A node running an older NCCL never uses LL128 (CollectiveModel).
+Version nccl_since(Protocol p);
+
 // Fraction of the Simple protocol's bandwidth a protocol reaches (tuning.cc).
 double protocol_bandwidth_cap(Protocol p);
 

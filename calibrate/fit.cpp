@@ -136,6 +136,15 @@ std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
   return {nodes, log.ranks / nodes};
 }
 
+// The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
+// the algorithms and protocols NCCL had (sim::nccl_runs); otherwise the catalog's stack.
+static InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
+{
+  InstanceSpec spec = instance;
+  if (Version v; parse_version(log.nccl_version, v)) spec.nccl = v;
+  return spec;
+}
+
 sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
 {
   DDPSIM_CHECK(!logs.empty(), "fit without logs");
@@ -145,7 +154,7 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   // Topologies and backends live as long as the points' choices point at registry algorithms only.
   for (const NcclLog& log : logs) {
     const auto [nodes, gpn] = log_shape(instance, log);
-    const Topology topo(instance, nodes, gpn);
+    const Topology topo(as_run(instance, log), nodes, gpn);
     LogChoice choice = log_choice(log);  // what the log's environment says NCCL ran (issue 18)
     if (algorithm != "auto") {
       choice.algorithm = algorithm;
@@ -155,6 +164,8 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     o.algorithm = choice.algorithm;
     o.protocol = choice.protocol;
     o.tuner = choice.tuner;
+    if (topo.instance().nccl != instance.nccl)
+      choice.why += "; NCCL " + to_string(topo.instance().nccl) + " (the log's banner) decides which algorithms and protocols exist";
     prof.provenance.assumed.push_back(log.file + ": " + choice.why);
     const sim::CollectiveModel model(topo, o);  // catalog alone: the terms the fit works on
     for (const LogRow& row : log.rows) {
@@ -186,7 +197,7 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   std::map<const LogRow*, double> predicted;
   for (std::size_t i = 0; i < logs.size(); ++i) {
     const auto [nodes, gpn] = log_shape(instance, logs[i]);
-    const Topology topo(instance, nodes, gpn);
+    const Topology topo(as_run(instance, logs[i]), nodes, gpn);
     options[i].profile = prof;
     const sim::CollectiveModel model(topo, options[i]);
     sim::AnalyticalBackend idle(topo);

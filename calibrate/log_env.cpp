@@ -2,16 +2,17 @@
 
 #include <regex>
 
+#include "core/version.hpp"
+
 namespace ddpsim::calibrate {
 namespace {
 
+// True when the log prints a release older than the first NCCL that loads the tuner from the net
+// plugin by itself (algo::kNcclLoadsNetPluginTuner); false when it prints none.
 bool older_than_2_21(const std::string& version)
 {
-  std::smatch m;
-  static const std::regex re(R"((\d+)\.(\d+))");
-  if (!std::regex_search(version, m, re)) return false;
-  const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
-  return major < 2 || (major == 2 && minor < 21);
+  Version v;
+  return parse_version(version, v) && v < algo::kNcclLoadsNetPluginTuner;
 }
 
 }  // namespace

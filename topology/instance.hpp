@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "core/version.hpp"
 
 namespace ddpsim {
 
@@ -92,6 +93,9 @@ struct InstanceSpec {
   LinkEfficiency efficiency;
 
   bool smddp_supported = false;   // listed by SageMaker's data-parallel library (SMDDP)
+  // The NCCL release the nodes run (scenario `software.nccl`, set by apply_transport): which of
+  // NCCL's algorithms and protocols exist (algorithms/nccl_tuning.hpp nccl_since).
+  Version nccl = kDefaultNccl;
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

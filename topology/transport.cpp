@@ -1,35 +1,8 @@
 #include "topology/transport.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace ddpsim {
-
-bool parse_version(const std::string& text, Version& out)
-{
-  int v[3] = {0, 0, 0};
-  int n = 0;
-  std::size_t i = 0;
-  while (n < 3 && i < text.size()) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    int x = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && x < 100000) x = x * 10 + (text[i++] - '0');
-    v[n++] = x;
-    if (i < text.size() && text[i] == '.') ++i;
-    else break;
-  }
-  // A release suffix ("-1", "+cuda12.2", "ms1") may follow the numbers.
-  if (n < 2 || (i < text.size() && text[i] != '-' && text[i] != '+' && text[i] != 'm')) return false;
-  out = Version{v[0], v[1], v[2]};
-  return true;
-}
-
-std::string to_string(const Version& v)
-{
-  char b[48];
-  std::snprintf(b, sizeof b, "%d.%d.%d", v.major, v.minor, v.patch);
-  return b;
-}
 
 // AWS's ENA and EFA are PCI vendor 0x1d0f (Amazon), the vendor NCCL's auto-detection looks for.
 static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind == "efa"; }
@@ -66,6 +39,7 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
 void apply_transport(InstanceSpec& spec, const TransportSpec& t)
 {
   NicSpec& nic = spec.nic;
+  spec.nccl = t.software.nccl;
   if (uses_sockets(nic, t.software)) {
     // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
     // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets).

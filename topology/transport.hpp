@@ -9,23 +9,15 @@
 
 #include <string>
 
+#include "core/version.hpp"
 #include "topology/instance.hpp"
 
 namespace ddpsim {
 
-// A dotted version "2.4.8" (or "2.4", "2.4.8-1"); compares component-wise. {0,0,0}: unknown.
-struct Version {
-  int major = 0, minor = 0, patch = 0;
-  friend auto operator<=>(const Version&, const Version&) = default;
-};
-// Returns false (and leaves `out` alone) when `text` is not a version.
-bool parse_version(const std::string& text, Version& out);
-std::string to_string(const Version& v);
-
 // The software stack on every node (scenario key `software:`, docs/scenario.md). Defaults: the
 // current era (DLAMI/DLC images of 2024-2025), see kDefault* below and docs/model.md.
 struct SoftwareSpec {
-  Version nccl{2, 21, 5};
+  Version nccl = kDefaultNccl;
   std::string aws_ofi_nccl = "1.13.2";  // "none": no plugin installed (NCCL uses its socket transport)
   std::string efa_installer = "1.38.0";
   int socket_nthreads = -2;   // NCCL_SOCKET_NTHREADS; -2: NCCL's automatic choice

@@ -175,7 +175,18 @@ class CollectiveCommand final : public Command {
                          sim::ResourceLimits{sim::parse_max_memory(opt_.max_memory)}, "--nodes");
     set_simulation_timeout(opt_.timeout_s);
     InstanceSpec spec = *inst;
-    if (!opt_.software.empty()) apply_transport(spec, parse_transport_option("--software", opt_.software));
+    std::optional<calibrate::NcclLog> log;
+    if (!opt_.compare.empty()) log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
+    // A log that prints NCCL's banner ran that release: which algorithms and protocols exist
+    // follows it (CollectiveModel nccl_runs) unless --software names another.
+    const bool names_nccl = (',' + opt_.software).find(",nccl=") != std::string::npos;
+    TransportSpec transport = opt_.software.empty() ? TransportSpec{} : parse_transport_option("--software", opt_.software);
+    if (Version v; log && !names_nccl && parse_version(log->nccl_version, v)) {
+      transport.software.nccl = v;
+      std::fprintf(stderr, "ddpsim: note: %s ran NCCL %s: priced with what that release runs (--software nccl=... to override)\n",
+                   opt_.compare.c_str(), log->nccl_version.c_str());
+    }
+    if (!opt_.software.empty() || transport.software.nccl != spec.nccl) apply_transport(spec, transport);
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
@@ -185,8 +196,7 @@ class CollectiveCommand final : public Command {
         opt_.compare.empty()
             ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),
                                        calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)), "--max-bytes")
-            : calibrate::compare_log(model, *net, op, topo.gpu_count(),
-                                     calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare)), "--compare");
+            : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
     std::string text;
     if (opt_.format == "json") {
       nlohmann::ordered_json j;

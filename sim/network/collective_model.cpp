@@ -12,9 +12,13 @@ std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::
 {
   std::vector<const algo::Algorithm*> out;
   for (const auto& a : algo::Registry::instance().all())
-    if (a->nccl_selectable() && a->supports(op) && a->available(topo)) out.push_back(a.get());
+    if (a->nccl_selectable() && a->supports(op) && a->available(topo) && nccl_runs(*a, topo)) out.push_back(a.get());
   return out;
 }
+
+bool nccl_runs(const algo::Algorithm& a, const Topology& topo) { return a.nccl_since(topo) <= topo.instance().nccl; }
+
+bool nccl_runs(algo::Protocol p, const Topology& topo) { return algo::nccl_since(p) <= topo.instance().nccl; }
 
 int nccl_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
 
@@ -113,6 +117,7 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
   for (algo::Protocol p : only ? std::vector<algo::Protocol>{*only} : algo::all_protocols()) {
     // NCCL runs NVLS with the Simple protocol only (tuning.cc disables LL/LL128 for it).
     if (a.nccl_family() == algo::NcclFamily::nvls && p != algo::Protocol::simple) continue;
+    if (!only && !nccl_runs(p, topo_)) continue;  // LL128 before NCCL 2.5.6
     const bool tree = a.nccl_family() == algo::NcclFamily::tree && op == algo::CollectiveOp::all_reduce;
     const double ring = a.nccl_family() == algo::NcclFamily::ring ? algo::ring_plateau(p, op, bytes, channels_, topo_, ranks) : 1.0;
     const double bw_divisor = algo::protocol_bandwidth_cap(p) * (tree ? algo::tree_correction(p, bytes) : 1.0);
@@ -146,11 +151,12 @@ PricedCollective CollectiveModel::plain(const algo::Algorithm& a, algo::Collecti
 std::optional<algo::TunerChoice> CollectiveModel::plugin_choice(algo::CollectiveOp op, Bytes bytes) const
 {
   if (!options_.nccl || options_.tuner != algo::Tuner::aws_ofi) return std::nullopt;
+  if (topo_.instance().nccl < algo::kNcclLoadsNetPluginTuner) return std::nullopt;  // no tuner loaded
   const auto allowed = [&](const algo::TunerChoice& c) {
     if (options_.protocol && *options_.protocol != c.protocol) return false;
     const algo::Algorithm& a = algo::Registry::instance().get(std::string(c.algorithm));
     if (named_ && named_ != &a) return false;
-    return a.nccl_selectable() && a.supports(op) && a.available(topo_);
+    return a.nccl_selectable() && a.supports(op) && a.available(topo_) && nccl_runs(a, topo_) && nccl_runs(c.protocol, topo_);
   };
   return algo::aws_ofi_choice(topo_.instance().name, op, bytes, topo_.nodes(), static_cast<int>(ranks_.size()), allowed);
 }
@@ -173,6 +179,9 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
   const std::pair<int, std::uint64_t> key{static_cast<int>(op), bytes.n};
   if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
   PricedCollective best;
+  if (options_.nccl && options_.protocol && !nccl_runs(*options_.protocol, topo_))
+    throw UserError("NCCL " + to_string(topo_.instance().nccl) + " has no " + std::string(algo::to_string(*options_.protocol)) +
+                    " protocol (first in NCCL " + to_string(algo::nccl_since(*options_.protocol)) + ")");
   if (named_) {
     if (!named_->supports(op))
       throw UserError("algorithm \"" + std::string(named_->name()) + "\" does not implement " + std::string(to_string(op)));
@@ -180,6 +189,9 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
       throw UserError("algorithm \"" + std::string(named_->name()) + "\" is not available on " + topo_.instance().name);
     if (named_->nccl_family() == algo::NcclFamily::nvls && options_.protocol && *options_.protocol != algo::Protocol::simple)
       throw UserError("nvls runs with the Simple protocol only");
+    if (options_.nccl && named_->nccl_selectable() && !nccl_runs(*named_, topo_))
+      throw UserError("NCCL " + to_string(topo_.instance().nccl) + " has no " + std::string(named_->name()) + " on " +
+                      topo_.instance().name + " (first in NCCL " + to_string(named_->nccl_since(topo_)) + ")");
     const auto plugin = named_->nccl_selectable() ? plugin_choice(op, bytes) : std::nullopt;
     best = plugin ? nccl(*named_, op, bytes, plugin->protocol)
            : options_.nccl && named_->nccl_selectable() ? nccl(*named_, op, bytes, options_.protocol)

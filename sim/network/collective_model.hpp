@@ -45,6 +45,12 @@ std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::
 // (rotated rings on one node reuse the same GPU pairs, so more channels add no bandwidth here).
 int nccl_channels(const Topology& topo);
 
+// True when the NCCL release the nodes run (InstanceSpec::nccl, scenario `software.nccl`) has the
+// algorithm on `topo`, or the protocol (Algorithm::nccl_since, algo::nccl_since: NCCL 2.3 runs
+// rings only, LL128 arrived in 2.5.6, NVLS in 2.17 on one node and 2.18 across nodes).
+bool nccl_runs(const algo::Algorithm& a, const Topology& topo);
+bool nccl_runs(algo::Protocol p, const Topology& topo);
+
 struct CollectiveOptions {
   std::string algorithm = "auto";           // "auto" (NCCL's choice per size) or a registered name
   std::optional<algo::Protocol> protocol;   // fixed protocol, or NCCL's choice

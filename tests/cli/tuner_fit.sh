@@ -27,6 +27,18 @@ cmp -s "$tmp/p5.yaml" profiles/p5.48xlarge.yaml && say ok "shipped p5 profile is
   --output "$tmp/p3dn.yaml" 2>"$tmp/err3.txt"
 grep -q 'algorithm ring,.*NCCL_TREE_THRESHOLD=0' "$tmp/err3.txt" && ! grep -q 'algorithm: tree' "$tmp/p3dn.yaml" &&
   say ok "fit: NCCL_TREE_THRESHOLD=0 in the log means ring" || say fail "p3dn: $(cat "$tmp/err3.txt")"
+# The log prints NCCL 2.4.8's banner: priced with what 2.4.8 had (no LL128, first in 2.5.6).
+grep -q 'NCCL 2.4.8 (the log.s banner)' "$tmp/err3.txt" && ! grep -q 'LL128' "$tmp/p3dn.yaml" &&
+  grep -q 'protocol: LL}' "$tmp/p3dn.yaml" && say ok "fit: a 2.4.8 log is priced without LL128" ||
+  say fail "p3dn 2.4.8: $(grep -c LL128 "$tmp/p3dn.yaml") LL128 rows; $(cat "$tmp/err3.txt")"
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --algorithm ring --format csv \
+  --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt >"$tmp/cmp.csv" 2>"$tmp/cmp.err"
+grep -q 'ran NCCL 2.4.8' "$tmp/cmp.err" && ! grep -q LL128 "$tmp/cmp.csv" && grep -q ',ring,LL,' "$tmp/cmp.csv" &&
+  say ok "--compare: the log's NCCL 2.4.8, no LL128" || say fail "--compare 2.4.8: $(cat "$tmp/cmp.err")"
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --algorithm ring --format csv --software nccl=2.21.5 \
+  --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt 2>/dev/null | grep -q ',ring,LL128,' &&
+  say ok "--compare: --software nccl= overrides the log's banner" || say fail "--software nccl=2.21.5 did not override"
+check tree_in_nccl23 2 "NCCL 2.3.7 has no tree" "$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --algorithm tree --software nccl=2.3.7
 
 # The tuner acts on p5 above 2 nodes only.
 for n in 2 4; do
@@ -34,6 +46,9 @@ for n in 2 4; do
   "$ddpsim" collective --instance p5.48xlarge --nodes $n -b 256M -e 256M --format csv --tuner nccl >"$tmp/nccl$n.csv"
 done
 cmp -s "$tmp/aws2.csv" "$tmp/nccl2.csv" && say ok "2 nodes: NCCL decides either way" || say fail "2 nodes differ"
+# NCCL before 2.21 loads no tuner from the net plugin: its own model decides at 4 nodes too.
+"$ddpsim" collective --instance p5.48xlarge --nodes 4 -b 256M -e 256M --format csv --software nccl=2.20.3 >"$tmp/v220.csv"
+cmp -s "$tmp/v220.csv" "$tmp/nccl4.csv" && say ok "NCCL 2.20: no tuner loaded" || say fail "NCCL 2.20 4 nodes: $(cat "$tmp/v220.csv")"
 grep -q 'ring.*LL128' "$tmp/aws4.csv" && ! grep -q 'ring.*LL128' "$tmp/nccl4.csv" && say ok "4 nodes, 256 MiB: the tuner's Ring/LL128" ||
   say fail "4 nodes: $(cat "$tmp/aws4.csv" "$tmp/nccl4.csv")"
 check bad_tuner 2 "--tuner" "$ddpsim" collective --instance p5.48xlarge --nodes 4 --tuner aws

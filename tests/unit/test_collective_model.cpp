@@ -1,7 +1,9 @@
 // The CollectiveModel is the one price of a collective: a scenario's bucket and `ddpsim
 // collective` must agree on every registered algorithm, instance, node count and size, on both
 // engines (issue 8).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "support.hpp"
 
@@ -164,4 +166,62 @@ TEST_CASE("NCCL's refinements: tree correction by size, ring plateau by compute 
   CHECK(algo::ring_plateau(Protocol::ll, CollectiveOp::all_reduce, Bytes{MiB}, 2, h100, 16) == 1.0);
   CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{MiB}, 2, one, 8) == 1.0);
   CHECK(algo::ring_plateau(Protocol::simple, CollectiveOp::all_reduce, Bytes{1024}, 2, h100, 16) == 1.0);  // < 64 B each
+}
+
+TEST_CASE("NCCL's choice is among what the nodes' NCCL release has: rings only before 2.4.2, no LL128 before 2.5.6, NVLS from 2.17")
+{
+  const auto choices = [](const char* name, int nodes, Version nccl) {
+    InstanceSpec inst = test::instance(name);
+    inst.nccl = nccl;
+    const Topology topo(inst, nodes, inst.gpus);
+    const CollectiveModel model(topo, CollectiveOptions{});
+    std::set<std::string> seen;
+    for (std::uint64_t b = 8; b <= 8 * GiB; b *= 4) {
+      const PricedCollective p = model.price(algo::CollectiveOp::all_reduce, Bytes{b});
+      seen.insert(std::string(p.algorithm->name()) + "/" + std::string(algo::to_string(*p.protocol)));
+    }
+    return seen;
+  };
+  const auto has = [](const std::set<std::string>& s, const std::string& part) {
+    return std::any_of(s.begin(), s.end(), [&](const std::string& x) { return x.find(part) != std::string::npos; });
+  };
+  // Today's NCCL on two p3dn: trees and LL128 are in its choice.
+  const std::set<std::string> now = choices("p3dn.24xlarge", 2, kDefaultNccl);
+  CHECK(has(now, "tree/"));
+  CHECK(has(now, "/LL128"));
+  // NCCL 2.3 (2018): rings, LL and Simple only.
+  const std::set<std::string> v23 = choices("p3dn.24xlarge", 2, Version{2, 3, 7});
+  CHECK_FALSE(has(v23, "tree/"));
+  CHECK_FALSE(has(v23, "/LL128"));
+  CHECK(has(v23, "ring/LL"));
+  CHECK(has(v23, "ring/Simple"));
+  // NCCL 2.4.8 (2019): trees, but no LL128 yet.
+  const std::set<std::string> v248 = choices("p3dn.24xlarge", 2, Version{2, 4, 8});
+  CHECK(has(v248, "tree/"));
+  CHECK_FALSE(has(v248, "/LL128"));
+  // NVLS: one node from 2.17.1, across nodes (NVLS+Tree) from 2.18.1.
+  CHECK(has(choices("p5.48xlarge", 1, Version{2, 17, 1}), "nvls/"));
+  CHECK_FALSE(has(choices("p5.48xlarge", 2, Version{2, 17, 1}), "nvls/"));
+  CHECK(has(choices("p5.48xlarge", 2, Version{2, 18, 1}), "nvls/"));
+  CHECK_FALSE(has(choices("p5.48xlarge", 1, Version{2, 16, 5}), "nvls/"));
+}
+
+TEST_CASE("naming an algorithm or protocol the nodes' NCCL does not have is an error that says which release brought it")
+{
+  InstanceSpec inst = test::instance("p3dn.24xlarge");
+  inst.nccl = Version{2, 3, 7};
+  const Topology topo(inst, 2, inst.gpus);
+  CollectiveOptions tree;
+  tree.algorithm = "tree";
+  CHECK_THROWS_WITH(CollectiveModel(topo, tree).price(algo::CollectiveOp::all_reduce, Bytes{MiB}),
+                    Catch::Contains("NCCL 2.3.7 has no tree") && Catch::Contains("first in NCCL 2.4.2"));
+  CollectiveOptions ll128;
+  ll128.protocol = algo::Protocol::ll128;
+  CHECK_THROWS_WITH(CollectiveModel(topo, ll128).price(algo::CollectiveOp::all_reduce, Bytes{MiB}),
+                    Catch::Contains("no LL128") && Catch::Contains("first in NCCL 2.5.6"));
+  // A library that is not NCCL is not bound by NCCL's releases.
+  CollectiveOptions gloo;
+  gloo.algorithm = "tree";
+  gloo.nccl = false;
+  CHECK_NOTHROW(CollectiveModel(topo, gloo).price(algo::CollectiveOp::all_reduce, Bytes{MiB}));
 }
