@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "algorithms/registry.hpp"
+#include "sim/network/collective_model.hpp"
+#include "topology/topology.hpp"
+
 namespace ddpsim::app {
 
 void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSpec& s)
@@ -16,6 +20,29 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
   if (gloo && algorithm != "auto" && algorithm != "ring" && algorithm != "rhd")
     r.error(root["communication"]["algorithm"], "communication.algorithm",
             "\"" + algorithm + "\" does not run on Gloo, which implements ring and rhd (halving-doubling) only");
+
+  // NCCL's releases (docs/model.md): an algorithm or protocol that software.nccl does not have is
+  // refused at its key, before anything is priced.
+  bool nccl = sim::backend_of(s.training.framework) == "nccl";
+  for (sim::Framework f : s.training.compare) nccl = nccl || sim::backend_of(f) == "nccl";
+  if (!nccl) return;
+  const YAML::Node comm = root["communication"];
+  const InstanceSpec& inst = s.cluster.instance;
+  const std::string release = "NCCL " + to_string(inst.nccl) + " (software.nccl)";
+  if (const algo::Algorithm* a = algo::Registry::instance().find(algorithm); a && a->nccl_selectable())
+    for (int nodes : s.cluster.nodes) {
+      const Topology topo(inst, std::min(nodes, 2), inst.gpus);  // what a release runs: one node or several
+      if (!a->available(topo) || sim::nccl_runs(*a, topo)) continue;
+      const char* key = comm["nccl_algo"] ? "nccl_algo" : "algorithm";
+      r.error(comm[key], std::string("communication.") + key,
+              release + " has no " + algorithm + (nodes > 1 ? " across nodes" : "") + " (first in NCCL " +
+                  to_string(a->nccl_since(topo)) + ")");
+      break;
+    }
+  if (s.communication.protocol && algo::nccl_since(*s.communication.protocol) > inst.nccl)
+    r.error(comm["nccl_proto"], "communication.nccl_proto",
+            release + " has no " + std::string(algo::to_string(*s.communication.protocol)) + " (first in NCCL " +
+                to_string(algo::nccl_since(*s.communication.protocol)) + ")");
 }
 
 }  // namespace ddpsim::app

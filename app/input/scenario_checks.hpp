@@ -9,7 +9,8 @@
 namespace ddpsim::app {
 
 // Records an error in `r` for a combination the simulation cannot run: a communication.algorithm
-// that the framework's library does not implement (Gloo runs ring and rhd only).
+// that the framework's library does not implement (Gloo runs ring and rhd only), or an algorithm
+// or protocol that the scenario's NCCL release (software.nccl) does not have yet.
 void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSpec& s);
 
 }  // namespace ddpsim::app

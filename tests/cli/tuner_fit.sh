@@ -39,6 +39,13 @@ grep -q 'ran NCCL 2.4.8' "$tmp/cmp.err" && ! grep -q LL128 "$tmp/cmp.csv" && gre
   --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt 2>/dev/null | grep -q ',ring,LL128,' &&
   say ok "--compare: --software nccl= overrides the log's banner" || say fail "--software nccl=2.21.5 did not override"
 check tree_in_nccl23 2 "NCCL 2.3.7 has no tree" "$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --algorithm tree --software nccl=2.3.7
+# A scenario naming what its NCCL release lacks: one located error at the key, before any pricing.
+sed -e 's/^  horovod: {defaults: pre-2020}/&\ncommunication:\n  algorithm: tree/' validation/aws/training/cases/awsrn50_n2x8.yaml >"$tmp/tree23.yaml"
+check scenario_tree_nccl23 2 "tree23.yaml:20:14: error: communication.algorithm: NCCL 2.3.0 (software.nccl) has no tree across nodes (first in NCCL 2.4.2)" \
+  "$ddpsim" scenario "$tmp/tree23.yaml"
+sed -e 's/^  horovod: {defaults: pre-2020}/&\ncommunication:\n  nccl_proto: LL128/' validation/aws/training/cases/awsrn50_n2x8.yaml >"$tmp/ll128.yaml"
+check scenario_ll128_nccl23 2 "communication.nccl_proto: NCCL 2.3.0 (software.nccl) has no LL128 (first in NCCL 2.5.6)" \
+  "$ddpsim" scenario "$tmp/ll128.yaml"
 
 # The tuner acts on p5 above 2 nodes only.
 for n in 2 4; do
