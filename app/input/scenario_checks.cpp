@@ -30,8 +30,9 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
   const InstanceSpec& inst = s.cluster.instance;
   const std::string release = "NCCL " + to_string(inst.nccl) + " (software.nccl)";
   if (const algo::Algorithm* a = algo::Registry::instance().find(algorithm); a && a->nccl_selectable())
-    for (int nodes : s.cluster.nodes) {
-      const Topology topo(inst, std::min(nodes, 2), inst.gpus);  // what a release runs: one node or several
+    for (int nodes : {1, 2}) {  // what a release runs differs between one node and several
+      if (std::none_of(s.cluster.nodes.begin(), s.cluster.nodes.end(), [&](int n) { return std::min(n, 2) == nodes; })) continue;
+      const Topology topo(inst, nodes, inst.gpus);
       if (!a->available(topo) || sim::nccl_runs(*a, topo)) continue;
       const char* key = comm["nccl_algo"] ? "nccl_algo" : "algorithm";
       r.error(comm[key], std::string("communication.") + key,
