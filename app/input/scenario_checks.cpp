@@ -25,7 +25,9 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
   // refused at its key, before anything is priced.
   bool nccl = sim::backend_of(s.training.framework) == "nccl";
   for (sim::Framework f : s.training.compare) nccl = nccl || sim::backend_of(f) == "nccl";
-  if (!nccl) return;
+  // Only on a scenario read without errors: a missing or refused cluster.instance leaves an
+  // instance with no links to build a topology from (fuzz_scenario, 2026-11-28).
+  if (!nccl || !r.ok()) return;
   const YAML::Node comm = root["communication"];
   const InstanceSpec& inst = s.cluster.instance;
   const std::string release = "NCCL " + to_string(inst.nccl) + " (software.nccl)";
