@@ -66,10 +66,15 @@ double protocol_bandwidth_cap(Protocol p)
 Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo)
 {
   DDPSIM_CHECK(hops.intra >= 0 && hops.inter >= 0, "negative hop count");
+  // tuning.cc: "Also add the flush extra latency": a Simple receive that GPUDirect RDMA put in GPU
+  // memory is flushed (an RDMA read through the NIC) before the GPU reads it, where NCCL flushes.
+  const InstanceSpec& inst = topo.instance();
+  const int per_hop = p == Protocol::simple && inst.nccl_net_flush && inst.nic.gpudirect ? 2 : 1;
+  const Time inter = inst.nic.latency * (hops.inter * per_hop);
   if (family == NcclFamily::nvls)  // tuning.cc: NVLS 25 us inside a node, 18 us as NVLSTree's intra part
-    return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + topo.instance().nic.latency * hops.inter;
+    return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + inter;
   const double us = kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo);
-  return Time::from_us(us) + topo.instance().nic.latency * hops.inter;
+  return Time::from_us(us) + inter;
 }
 
 double tree_correction(Protocol p, Bytes bytes)

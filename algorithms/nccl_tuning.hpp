@@ -33,7 +33,9 @@ Version nccl_since(Protocol p);
 double protocol_bandwidth_cap(Protocol p);
 
 // NCCL's latency for `hops` of an algorithm of `family` with protocol `p` on `topo`:
-// baseLat + intra x hwLat(NVLink or PCI) + inter x NIC latency (see above).
+// baseLat + intra x hwLat(NVLink or PCI) + inter x NIC latency (see above), the NIC latency twice
+// per inter hop for Simple where NCCL flushes GPUDirect receives (InstanceSpec::nccl_net_flush:
+// tuning.cc's "flush extra latency").
 Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
 
 // NCCL's two empirical refinements of its model (ncclTopoGetAlgoTime, tuning.cc 2.30):

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calibrate/log_env.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "core/quantile.hpp"
 #include "core/text.hpp"
@@ -126,7 +127,9 @@ std::vector<CheckRow> check_log(const ExpectBasis& basis, ExpectInput in, const 
                     "the log has " + std::to_string(log.ranks) + " ranks, not a multiple of " + std::to_string(gpn) +
                         " GPUs per node (check --instance or --gpus-per-node)");
   in.nodes = {nodes};
-  Expecter e(basis, in);
+  ExpectBasis as_logged = basis;  // the log's NCCL release, when it prints its banner
+  as_logged.instance = as_run(basis.instance, log);
+  Expecter e(as_logged, in);
   header = e.header();
   std::vector<CheckRow> out;
   for (const LogRow& r : log.rows) {

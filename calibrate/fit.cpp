@@ -136,15 +136,6 @@ std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
   return {nodes, log.ranks / nodes};
 }
 
-// The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
-// the algorithms and protocols NCCL had (sim::nccl_runs); otherwise the catalog's stack.
-static InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
-{
-  InstanceSpec spec = instance;
-  if (Version v; parse_version(log.nccl_version, v)) spec.nccl = v;
-  return spec;
-}
-
 sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog>& logs, const std::string& algorithm)
 {
   DDPSIM_CHECK(!logs.empty(), "fit without logs");
@@ -164,6 +155,8 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     o.algorithm = choice.algorithm;
     o.protocol = choice.protocol;
     o.tuner = choice.tuner;
+    if (topo.instance().nccl_proto_simple && !choice.protocol)
+      choice.why += "; aws-ofi-nccl sets NCCL_PROTO=simple on " + instance.name + " (Simple only)";
     if (topo.instance().nccl != instance.nccl)
       choice.why += "; NCCL " + to_string(topo.instance().nccl) + " (the log's banner) decides which algorithms and protocols exist";
     prof.provenance.assumed.push_back(log.file + ": " + choice.why);

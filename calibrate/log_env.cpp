@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "core/version.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
@@ -68,6 +69,19 @@ LogChoice log_choice(const NcclLog& log)
   for (std::size_t i = 0; i < said.size(); ++i) c.why += (i ? "; " : "") + said[i];
   c.why += ")";
   return c;
+}
+
+InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
+{
+  InstanceSpec spec = instance;
+  if (Version v; parse_version(log.nccl_version, v)) {
+    spec.nccl = v;
+    SoftwareSpec sw;  // that release with the plugin of its era
+    sw.nccl = v;
+    spec.nccl_proto_simple = spec.nccl_proto_simple && net_plugin_forces_simple(spec.name, spec.nic, sw);
+    spec.nccl_net_flush = nccl_flushes(spec, sw);
+  }
+  return spec;
 }
 
 }  // namespace ddpsim::calibrate

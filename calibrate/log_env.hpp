@@ -10,6 +10,7 @@
 
 #include "algorithms/aws_ofi_tuner.hpp"
 #include "calibrate/nccl_log.hpp"
+#include "topology/instance.hpp"
 
 namespace ddpsim::calibrate {
 
@@ -27,5 +28,11 @@ std::string environment_lines(const std::vector<std::string>& lines);
 // it, i.e. aws-ofi-nccl's tuner (bundled in its net plugin, loaded by default since NCCL 2.21:
 // aws-ofi-nccl src/Makefile.am), or NCCL's own model when the log's NCCL is older than 2.21.
 LogChoice log_choice(const NcclLog& log);
+
+// The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
+// the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
+// (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
+// otherwise the catalog's stack. Used by `calibrate fit` and `expect --check`.
+InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 
 }  // namespace ddpsim::calibrate

@@ -96,6 +96,12 @@ struct InstanceSpec {
   // The NCCL release the nodes run (scenario `software.nccl`, set by apply_transport): which of
   // NCCL's algorithms and protocols exist (algorithms/nccl_tuning.hpp nccl_since).
   Version nccl = kDefaultNccl;
+  // The net plugin sets NCCL_PROTO=simple on these nodes (aws-ofi-nccl on p3dn, p4d, p4de, ...;
+  // topology/transport.hpp): NCCL then runs the Simple protocol only, unless the user named one.
+  bool nccl_proto_simple = false;
+  // NCCL flushes each Simple receive that GPUDirect RDMA put in GPU memory (set by apply_transport;
+  // topology/transport.hpp nccl_flushes): one more NIC latency per inter-node hop where nic.gpudirect.
+  bool nccl_net_flush = false;
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

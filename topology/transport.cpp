@@ -31,6 +31,35 @@ Bandwidth ec2_flow_limit(bool placement_group)
   return Bandwidth::gbps(placement_group ? 10 : 5);
 }
 
+Version aws_ofi_nccl_release(const SoftwareSpec& sw)
+{
+  if (sw.aws_ofi_nccl == "none") return Version{};
+  if (Version v; parse_version(sw.aws_ofi_nccl, v)) return v;
+  return sw.nccl < kNcclOfOfi16Era ? Version{1, 5, 0} : kDefaultAwsOfiNccl;
+}
+
+bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)
+{
+  if (uses_sockets(nic, sw) || nic.kind != "efa" || sw.nccl < kNcclReadsProto) return false;
+  const Version ofi = aws_ofi_nccl_release(sw);
+  if (ofi < kOfiSetsProtoSimple) return false;
+  if (instance == "p5.48xlarge") return ofi < kOfiP5LowLatency;
+  if (instance == "p5en.48xlarge") return ofi < kOfiP5enLowLatency;
+  // p3dn (no RDMA, GPUDirect unsupported) and p4d/p4de (first-generation EFA: no in-order
+  // aligned 128-byte delivery); an EFA instance the rules do not name is taken as these.
+  return true;
+}
+
+bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw)
+{
+  if (uses_sockets(spec.nic, sw)) return false;
+  const int cc = spec.gpu.compute_capability;
+  if (cc > 0 && cc < 90) return true;
+  if (sw.nccl >= kNcclHopperNoFlush) return false;
+  const bool p5 = spec.name == "p5.48xlarge" || spec.name == "p5e.48xlarge" || spec.name == "p5en.48xlarge";
+  return !(p5 && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiP5NoFlush);
+}
+
 bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
 {
   return nic.kind == "ena" || (nic.kind == "efa" && sw.aws_ofi_nccl == "none");
@@ -40,6 +69,8 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
 {
   NicSpec& nic = spec.nic;
   spec.nccl = t.software.nccl;
+  spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, nic, t.software);
+  spec.nccl_net_flush = nccl_flushes(spec, t.software);
   if (uses_sockets(nic, t.software)) {
     // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
     // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets).

@@ -18,7 +18,9 @@ namespace ddpsim {
 // current era (DLAMI/DLC images of 2024-2025), see kDefault* below and docs/model.md.
 struct SoftwareSpec {
   Version nccl = kDefaultNccl;
-  std::string aws_ofi_nccl = "1.13.2";  // "none": no plugin installed (NCCL uses its socket transport)
+  // aws-ofi-nccl: a release, "none" (no plugin: NCCL uses its socket transport), or "" (unset:
+  // the release of NCCL's era, aws_ofi_nccl_release below).
+  std::string aws_ofi_nccl;
   std::string efa_installer = "1.38.0";
   int socket_nthreads = -2;   // NCCL_SOCKET_NTHREADS; -2: NCCL's automatic choice
   int nsocks_perthread = -2;  // NCCL_NSOCKS_PERTHREAD; -2: NCCL's automatic choice
@@ -38,6 +40,48 @@ struct TransportSpec {
 // picks 2 x 8 on AWS NICs: v2.4.8-1 (NVIDIA/nccl commit 7c72dee, 2019-06-25, "Fix #209").
 inline constexpr Version kNcclMultiSocket{2, 4, 8};
 
+// aws-ofi-nccl's releases that decide NCCL's protocols (github aws/aws-ofi-nccl, read at the tags).
+// The plugin sets NCCL_PROTO=simple (unless the user set NCCL_PROTO) where the EFA endpoint cannot
+// promise the in-order, 128-byte aligned delivery that NCCL's LL and LL128 protocols rely on:
+//   - v1.6.0 (2023-04-21; commit 0bac2382 "Import AWS-specific code"): platform table with
+//     force_proto_simple on p4d.24xlarge, p4de.24xlarge and p3dn.24xlarge, and on any platform
+//     the table lacks (p5 then);
+//   - v1.7.0-aws .. today: on every endpoint that does not report
+//     FI_OPT_EFA_{SENDRECV,WRITE}_IN_ORDER_ALIGNED_128_BYTES (src/platform-aws.c
+//     platform_config_endpoint; from v1.15.0 also when GPUDirect RDMA is unsupported, d809a881);
+//     p3dn (no RDMA) and p4d/p4de (first-generation EFA) are in that case;
+//   - p5.48xlarge exempt from v1.7.3-aws (3d5e21db, "Do not force NCCL_PROTO=simple on P5"; from
+//     v1.11.0 because EFA reports the ordering there, ece41f0c); p5en.48xlarge from v1.13.0
+//     (ef08e658).
+// NCCL reads NCCL_PROTO from v2.5.6 (src/graph/tuning.cc; 299c554d): older releases ignore it.
+inline constexpr Version kOfiSetsProtoSimple{1, 6, 0};
+inline constexpr Version kOfiP5LowLatency{1, 7, 3};
+inline constexpr Version kOfiP5enLowLatency{1, 13, 0};
+inline constexpr Version kNcclReadsProto{2, 5, 6};
+// The aws-ofi-nccl a node runs when the scenario names none: that of NCCL's era. NCCL releases
+// before v2.18.1 (2023-04-03) predate v1.6.0 (2023-04-21), so their era's plugin (taken as 1.5.0)
+// set no NCCL_PROTO; later ones get the current era's (DLAMI/DLC images of 2024-2025).
+inline constexpr Version kNcclOfOfi16Era{2, 18, 1};
+inline constexpr Version kDefaultAwsOfiNccl{1, 13, 2};
+// The aws-ofi-nccl release the nodes run: software.aws_ofi_nccl, or that of NCCL's era when unset.
+// {0,0,0} for "none".
+Version aws_ofi_nccl_release(const SoftwareSpec& sw);
+// True when the net plugin makes NCCL run the Simple protocol only on `instance` (rules above).
+bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw);
+
+// NCCL flushes every Simple-protocol receive that lands in GPU memory by GPUDirect RDMA before the
+// GPU reads it (src/transport/net.cc v2.20.3-1: `p == NCCL_PROTO_SIMPLE && needFlush`; the plugin's
+// iflush is an RDMA read of the buffer through the NIC), and its cost model charges that flush as
+// one more network latency per inter-node hop (src/graph/tuning.cc: "Also add the flush extra
+// latency"). needFlush (src/graph/paths.cc ncclTopoNeedFlush): always below compute capability 9.0;
+// on Hopper NCCL_NET_FORCE_FLUSH, whose default is 1 before NCCL 2.19.1 (v2.18.5-1 paths.cc) and 0
+// from it, and which aws-ofi-nccl sets to 0 on p5, p5e and p5en from 1.8.0-aws (74fd41a6:
+// "Hopper GPUs do not require a network flush"). True when NCCL would flush a GPUDirect receive on
+// these nodes; routes without GPUDirect (sockets, host-staged) never flush (algo::nccl_latency).
+inline constexpr Version kNcclHopperNoFlush{2, 19, 1};
+inline constexpr Version kOfiP5NoFlush{1, 8, 0};
+bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
+
 // TCP flows per peer connection of NCCL's socket transport for this NIC and stack.
 int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic);
 
@@ -48,7 +92,8 @@ Bandwidth ec2_flow_limit(bool placement_group);
 bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw);
 
 // Sets spec.nic's flow_cap and flows_per_connection from the NIC and `t`, and for the socket
-// transport gpudirect = false (sockets always bounce through host memory). Routes without
+// transport gpudirect = false (sockets always bounce through host memory); spec.nccl and
+// spec.nccl_proto_simple and spec.nccl_net_flush from the software. Routes without
 // GPUDirect are host-staged (topology/routing.cpp). Apply once, to a catalog instance.
 void apply_transport(InstanceSpec& spec, const TransportSpec& t);
 

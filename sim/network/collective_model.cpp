@@ -51,6 +51,9 @@ CollectiveModel::CollectiveModel(const Topology& topo, CollectiveOptions options
     }
   }
   if (options_.algorithm != "auto") named_ = &algo::Registry::instance().get(options_.algorithm);
+  // The net plugin's NCCL_PROTO=simple (aws-ofi-nccl on p3dn, p4d, p4de: topology/transport.hpp),
+  // as NCCL sees it: the Simple protocol only, unless the user set NCCL_PROTO first.
+  if (options_.nccl && !options_.protocol && topo.instance().nccl_proto_simple) options_.protocol = algo::Protocol::simple;
   DDPSIM_CHECK(named_ || options_.nccl, "only NCCL chooses its algorithm per size: name one");
   if (ShapeScope* s = options_.shapes.get()) {
     const std::vector<std::vector<VertexId>> orders = channel_orders_ ? *channel_orders_ : std::vector<std::vector<VertexId>>{};

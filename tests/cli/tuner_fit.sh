@@ -35,9 +35,15 @@ grep -q 'NCCL 2.4.8 (the log.s banner)' "$tmp/err3.txt" && ! grep -q 'LL128' "$t
   --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt >"$tmp/cmp.csv" 2>"$tmp/cmp.err"
 grep -q 'ran NCCL 2.4.8' "$tmp/cmp.err" && ! grep -q LL128 "$tmp/cmp.csv" && grep -q ',ring,LL,' "$tmp/cmp.csv" &&
   say ok "--compare: the log's NCCL 2.4.8, no LL128" || say fail "--compare 2.4.8: $(cat "$tmp/cmp.err")"
-"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --algorithm ring --format csv --software nccl=2.21.5 \
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --algorithm ring --format csv --software nccl=2.21.5,aws_ofi_nccl=1.5.0 \
   --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt 2>/dev/null | grep -q ',ring,LL128,' &&
   say ok "--compare: --software nccl= overrides the log's banner" || say fail "--software nccl=2.21.5 did not override"
+# NCCL 2.21.5 with the plugin of its era (aws-ofi-nccl 1.13.2) on p3dn: the plugin sets NCCL_PROTO=simple.
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --format csv --software nccl=2.21.5 \
+  --compare tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt >"$tmp/simple.csv" 2>/dev/null
+[ "$(tail -n +2 "$tmp/simple.csv" | grep -c ',Simple,')" = "$(tail -n +2 "$tmp/simple.csv" | wc -l)" ] &&
+  [ "$(tail -n +2 "$tmp/simple.csv" | wc -l)" = 28 ] &&
+  say ok "p3dn with aws-ofi-nccl 1.13.2: Simple only (NCCL_PROTO=simple)" || say fail "p3dn 2.21.5: not Simple only: $(cut -d, -f6 "$tmp/simple.csv" | sort | uniq -c | tr '\n' ' ')"
 check tree_in_nccl23 2 "NCCL 2.3.7 has no tree" "$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --algorithm tree --software nccl=2.3.7
 # A scenario naming what its NCCL release lacks: one located error at the key, before any pricing.
 sed -e 's/^  horovod: {defaults: pre-2020}/&\ncommunication:\n  algorithm: tree/' validation/aws/training/cases/awsrn50_n2x8.yaml >"$tmp/tree23.yaml"

@@ -173,6 +173,7 @@ TEST_CASE("NCCL's choice is among what the nodes' NCCL release has: rings only b
   const auto choices = [](const char* name, int nodes, Version nccl) {
     InstanceSpec inst = test::instance(name);
     inst.nccl = nccl;
+    inst.nccl_proto_simple = false;  // NCCL's own choice (no plugin setting NCCL_PROTO: below)
     const Topology topo(inst, nodes, inst.gpus);
     const CollectiveModel model(topo, CollectiveOptions{});
     std::set<std::string> seen;
@@ -224,4 +225,30 @@ TEST_CASE("naming an algorithm or protocol the nodes' NCCL does not have is an e
   gloo.algorithm = "tree";
   gloo.nccl = false;
   CHECK_NOTHROW(CollectiveModel(topo, gloo).price(algo::CollectiveOp::all_reduce, Bytes{MiB}));
+}
+
+TEST_CASE("aws-ofi-nccl's NCCL_PROTO=simple: NCCL runs Simple only, unless the user named a protocol")
+{
+  const InstanceSpec& p4de = test::instance("p4de.24xlarge");
+  REQUIRE(p4de.nccl_proto_simple);  // the catalog's default stack (topology/transport.hpp)
+  const Topology topo(p4de, 2, 8);
+  const CollectiveModel model(topo, CollectiveOptions{});
+  for (std::uint64_t b = 8; b <= GiB; b *= 16)
+    CHECK(*model.price(algo::CollectiveOp::all_reduce, Bytes{b}).protocol == algo::Protocol::simple);
+  // Small sizes cost more than with LL (the p4de log: 160 us at 8 bytes, p5 70 us).
+  InstanceSpec free = p4de;
+  free.nccl_proto_simple = false;
+  const Topology tf(free, 2, 8);
+  const CollectiveModel ll(tf, CollectiveOptions{});
+  CHECK(*ll.price(algo::CollectiveOp::all_reduce, Bytes{8}).protocol == algo::Protocol::ll);
+  CHECK(model.price(algo::CollectiveOp::all_reduce, Bytes{8}).terms.latency_us >
+        ll.price(algo::CollectiveOp::all_reduce, Bytes{8}).terms.latency_us * 1.5);
+  CollectiveOptions user;
+  user.protocol = algo::Protocol::ll;
+  CHECK(*CollectiveModel(topo, user).price(algo::CollectiveOp::all_reduce, Bytes{8}).protocol == algo::Protocol::ll);
+  // Gloo is not NCCL: the variable means nothing to it.
+  CollectiveOptions gloo;
+  gloo.algorithm = "ring";
+  gloo.nccl = false;
+  CHECK_FALSE(CollectiveModel(topo, gloo).price(algo::CollectiveOp::all_reduce, Bytes{8}).protocol.has_value());
 }

@@ -148,7 +148,11 @@ TEST_CASE("auto: LL for small sizes, Simple for large, time never decreasing wit
 {
   const char* name = GENERATE("p3dn.24xlarge", "p4de.24xlarge", "p5.48xlarge");
   const int nodes = GENERATE(1, 2, 8);
-  Topology topo(instance(name), nodes, 8);
+  // NCCL's own choice: without the NCCL_PROTO=simple aws-ofi-nccl sets on p3dn and p4de
+  // (test_transport.cpp, test_collective_model.cpp).
+  InstanceSpec inst = instance(name);
+  inst.nccl_proto_simple = false;
+  Topology topo(inst, nodes, 8);
   sim::AnalyticalBackend net(topo);
   // NCCL's own model (aws-ofi-nccl's tuner, which overrides it on p5 above 2 nodes, is in test_tuner.cpp).
   sim::CollectiveOptions own;

@@ -122,3 +122,42 @@ TEST_CASE("transport: the scenario's software section and placement group reach 
   CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "software:\n  ncl: 2.4.6\n", catalog()),
                     Catch::Contains("ncl"));
 }
+
+TEST_CASE("transport: aws-ofi-nccl sets NCCL_PROTO=simple on first-generation EFA, by release (platform-aws.c)")
+{
+  const NicSpec efa = instance("p4de.24xlarge").nic;
+  SoftwareSpec sw;  // NCCL 2.21.5, the plugin of its era (1.13.2)
+  CHECK(aws_ofi_nccl_release(sw) == kDefaultAwsOfiNccl);
+  CHECK(net_plugin_forces_simple("p4de.24xlarge", efa, sw));
+  CHECK(net_plugin_forces_simple("p4d.24xlarge", efa, sw));
+  CHECK(net_plugin_forces_simple("p3dn.24xlarge", instance("p3dn.24xlarge").nic, sw));
+  CHECK_FALSE(net_plugin_forces_simple("p5.48xlarge", instance("p5.48xlarge").nic, sw));
+  CHECK_FALSE(net_plugin_forces_simple("p5en.48xlarge", instance("p5en.48xlarge").nic, sw));
+  // p5 before its exemption (1.7.3-aws), p5en before its own (1.13.0).
+  sw.aws_ofi_nccl = "1.7.2";
+  CHECK(net_plugin_forces_simple("p5.48xlarge", efa, sw));
+  sw.aws_ofi_nccl = "1.12.1";
+  CHECK_FALSE(net_plugin_forces_simple("p5.48xlarge", efa, sw));
+  CHECK(net_plugin_forces_simple("p5en.48xlarge", efa, sw));
+  // Before 1.6.0 the plugin set nothing; without the plugin there is none to set it.
+  sw.aws_ofi_nccl = "1.5.0";
+  CHECK_FALSE(net_plugin_forces_simple("p4de.24xlarge", efa, sw));
+  sw.aws_ofi_nccl = "none";
+  CHECK(aws_ofi_nccl_release(sw) == Version{});
+  CHECK_FALSE(net_plugin_forces_simple("p4de.24xlarge", efa, sw));
+  // Unset with a 2019 NCCL: the plugin of that era (before 1.6.0); NCCL before 2.5.6 reads no NCCL_PROTO.
+  sw = SoftwareSpec{};
+  sw.nccl = v("2.4.8");
+  CHECK(aws_ofi_nccl_release(sw) < kOfiSetsProtoSimple);
+  CHECK_FALSE(net_plugin_forces_simple("p3dn.24xlarge", efa, sw));
+  sw.aws_ofi_nccl = "1.9.1";
+  CHECK_FALSE(net_plugin_forces_simple("p3dn.24xlarge", efa, sw));
+  // A scenario's stack reaches the instance; ENA never has the plugin.
+  InstanceSpec p4de = instance("p4de.24xlarge");
+  CHECK(p4de.nccl_proto_simple);  // the catalog's default stack
+  TransportSpec t;
+  t.software.aws_ofi_nccl = "1.5.0";
+  apply_transport(p4de, t);
+  CHECK_FALSE(p4de.nccl_proto_simple);
+  CHECK_FALSE(instance("p3.16xlarge").nccl_proto_simple);
+}
