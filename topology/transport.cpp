@@ -1,8 +1,13 @@
 #include "topology/transport.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 namespace ddpsim {
+
+// aws-ofi-nccl knows a platform by its EC2 name (/sys/devices/virtual/dmi/id/product_name); a
+// SageMaker "ml." name runs on that instance.
+static std::string_view platform(std::string_view name) { return name.substr(0, 3) == "ml." ? name.substr(3) : name; }
 
 // AWS's ENA and EFA are PCI vendor 0x1d0f (Amazon), the vendor NCCL's auto-detection looks for.
 static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind == "efa"; }
@@ -43,8 +48,8 @@ bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, c
   if (uses_sockets(nic, sw) || nic.kind != "efa" || sw.nccl < kNcclReadsProto) return false;
   const Version ofi = aws_ofi_nccl_release(sw);
   if (ofi < kOfiSetsProtoSimple) return false;
-  if (instance == "p5.48xlarge") return ofi < kOfiP5LowLatency;
-  if (instance == "p5en.48xlarge") return ofi < kOfiP5enLowLatency;
+  if (platform(instance) == "p5.48xlarge") return ofi < kOfiP5LowLatency;
+  if (platform(instance) == "p5en.48xlarge") return ofi < kOfiP5enLowLatency;
   // p3dn (no RDMA, GPUDirect unsupported) and p4d/p4de (first-generation EFA: no in-order
   // aligned 128-byte delivery); an EFA instance the rules do not name is taken as these.
   return true;
@@ -56,7 +61,8 @@ bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw)
   const int cc = spec.gpu.compute_capability;
   if (cc > 0 && cc < 90) return true;
   if (sw.nccl >= kNcclHopperNoFlush) return false;
-  const bool p5 = spec.name == "p5.48xlarge" || spec.name == "p5e.48xlarge" || spec.name == "p5en.48xlarge";
+  const std::string_view name = platform(spec.name);
+  const bool p5 = name == "p5.48xlarge" || name == "p5e.48xlarge" || name == "p5en.48xlarge";
   return !(p5 && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiP5NoFlush);
 }
 

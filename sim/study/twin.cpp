@@ -169,6 +169,13 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   Uncertainty u;
   std::vector<std::string> notes;
   if (loaded.job_profile) notes = apply_job_profile(*loaded.job_profile, spec, u);
+  // What the net plugin decides for NCCL on these nodes (topology/transport.hpp), said once.
+  bool nccl = backend_of(loaded.training.framework) == "nccl";
+  for (Framework f : loaded.training.compare) nccl = nccl || backend_of(f) == "nccl";
+  if (nccl && !loaded.communication.protocol && loaded.cluster.instance.nccl_proto_simple)
+    notes.push_back("nccl: aws-ofi-nccl sets NCCL_PROTO=simple on " + loaded.cluster.instance.name +
+                    " (its EFA promises no in-order 128-byte delivery): NCCL runs the Simple protocol only; "
+                    "software.aws_ofi_nccl or communication.nccl_proto change it (docs/model.md \"Transports\")");
   add_traced(loaded, u, notes);  // issue 19
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
   const bool node_loss = add_node_loss(loaded, u);       // issue 18

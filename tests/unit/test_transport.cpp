@@ -133,6 +133,19 @@ TEST_CASE("transport: aws-ofi-nccl sets NCCL_PROTO=simple on first-generation EF
   CHECK(net_plugin_forces_simple("p3dn.24xlarge", instance("p3dn.24xlarge").nic, sw));
   CHECK_FALSE(net_plugin_forces_simple("p5.48xlarge", instance("p5.48xlarge").nic, sw));
   CHECK_FALSE(net_plugin_forces_simple("p5en.48xlarge", instance("p5en.48xlarge").nic, sw));
+  CHECK_FALSE(net_plugin_forces_simple("ml.p5.48xlarge", instance("p5.48xlarge").nic, sw));  // SageMaker's name
+  CHECK(net_plugin_forces_simple("ml.p4d.24xlarge", efa, sw));
+  InstanceSpec p5 = instance("p5.48xlarge");
+  p5.name = "ml.p5.48xlarge";
+  sw.nccl = v("2.18.5");
+  sw.aws_ofi_nccl = "1.8.0";  // sets NCCL_NET_FORCE_FLUSH=0 on p5 (74fd41a6)
+  CHECK_FALSE(nccl_flushes(p5, sw));
+  sw.aws_ofi_nccl = "1.7.3";  // before it: NCCL 2.18's default flush on Hopper
+  CHECK(nccl_flushes(p5, sw));
+  sw.nccl = v("2.19.1");
+  CHECK_FALSE(nccl_flushes(p5, sw));
+  CHECK(nccl_flushes(instance("p4d.24xlarge"), sw));  // A100: always
+  sw = SoftwareSpec{};
   // p5 before its exemption (1.7.3-aws), p5en before its own (1.13.0).
   sw.aws_ofi_nccl = "1.7.2";
   CHECK(net_plugin_forces_simple("p5.48xlarge", efa, sw));
