@@ -75,11 +75,9 @@ InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
 {
   InstanceSpec spec = instance;
   if (Version v; parse_version(log.nccl_version, v)) {
-    spec.nccl = v;
     SoftwareSpec sw;  // that release with the plugin of its era
     sw.nccl = v;
-    spec.nccl_proto_simple = spec.nccl_proto_simple && net_plugin_forces_simple(spec.name, spec.nic, sw);
-    spec.nccl_net_flush = nccl_flushes(spec, sw);
+    apply_nccl_software(spec, sw);
   }
   return spec;
 }

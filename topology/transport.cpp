@@ -66,6 +66,13 @@ bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw)
   return !(p5 && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiP5NoFlush);
 }
 
+void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw)
+{
+  spec.nccl = sw.nccl;
+  spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, spec.nic, sw);
+  spec.nccl_net_flush = nccl_flushes(spec, sw);
+}
+
 bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
 {
   return nic.kind == "ena" || (nic.kind == "efa" && sw.aws_ofi_nccl == "none");
@@ -74,9 +81,7 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
 void apply_transport(InstanceSpec& spec, const TransportSpec& t)
 {
   NicSpec& nic = spec.nic;
-  spec.nccl = t.software.nccl;
-  spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, nic, t.software);
-  spec.nccl_net_flush = nccl_flushes(spec, t.software);
+  apply_nccl_software(spec, t.software);
   if (uses_sockets(nic, t.software)) {
     // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
     // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets).

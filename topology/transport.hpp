@@ -81,6 +81,9 @@ bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, c
 inline constexpr Version kNcclHopperNoFlush{2, 19, 1};
 inline constexpr Version kOfiP5NoFlush{1, 8, 0};
 bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
+// Sets spec.nccl, spec.nccl_proto_simple and spec.nccl_net_flush from `sw` (the rules above);
+// apply_transport does it, and so does a log priced with its banner's release.
+void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw);
 
 // TCP flows per peer connection of NCCL's socket transport for this NIC and stack.
 int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic);

@@ -23,11 +23,9 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
 
   // NCCL's releases (docs/model.md): an algorithm or protocol that software.nccl does not have is
   // refused at its key, before anything is priced.
-  bool nccl = sim::backend_of(s.training.framework) == "nccl";
-  for (sim::Framework f : s.training.compare) nccl = nccl || sim::backend_of(f) == "nccl";
   // Only on a scenario read without errors: a missing or refused cluster.instance leaves an
   // instance with no links to build a topology from (fuzz_scenario, 2026-11-28).
-  if (!nccl || !r.ok()) return;
+  if (!sim::uses_nccl(s) || !r.ok()) return;
   const YAML::Node comm = root["communication"];
   const InstanceSpec& inst = s.cluster.instance;
   const std::string release = "NCCL " + to_string(inst.nccl) + " (software.nccl)";
@@ -38,14 +36,12 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
       if (!a->available(topo) || sim::nccl_runs(*a, topo)) continue;
       const char* key = comm["nccl_algo"] ? "nccl_algo" : "algorithm";
       r.error(comm[key], std::string("communication.") + key,
-              release + " has no " + algorithm + (nodes > 1 ? " across nodes" : "") + " (first in NCCL " +
-                  to_string(a->nccl_since(topo)) + ")");
+              sim::nccl_lacks(release, algorithm + (nodes > 1 ? " across nodes" : ""), a->nccl_since(topo)));
       break;
     }
   if (s.communication.protocol && algo::nccl_since(*s.communication.protocol) > inst.nccl)
     r.error(comm["nccl_proto"], "communication.nccl_proto",
-            release + " has no " + std::string(algo::to_string(*s.communication.protocol)) + " (first in NCCL " +
-                to_string(algo::nccl_since(*s.communication.protocol)) + ")");
+            sim::nccl_lacks(release, std::string(algo::to_string(*s.communication.protocol)), algo::nccl_since(*s.communication.protocol)));
 }
 
 }  // namespace ddpsim::app

@@ -18,6 +18,11 @@ std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::
 
 bool nccl_runs(const algo::Algorithm& a, const Topology& topo) { return a.nccl_since(topo) <= topo.instance().nccl; }
 
+std::string nccl_lacks(const std::string& release, const std::string& what, const Version& since)
+{
+  return release + " has no " + what + " (first in NCCL " + to_string(since) + ")";
+}
+
 bool nccl_runs(algo::Protocol p, const Topology& topo) { return algo::nccl_since(p) <= topo.instance().nccl; }
 
 int nccl_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
@@ -183,8 +188,8 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
   if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
   PricedCollective best;
   if (options_.nccl && options_.protocol && !nccl_runs(*options_.protocol, topo_))
-    throw UserError("NCCL " + to_string(topo_.instance().nccl) + " has no " + std::string(algo::to_string(*options_.protocol)) +
-                    " protocol (first in NCCL " + to_string(algo::nccl_since(*options_.protocol)) + ")");
+    throw UserError(nccl_lacks("NCCL " + to_string(topo_.instance().nccl), std::string(algo::to_string(*options_.protocol)) + " protocol",
+                               algo::nccl_since(*options_.protocol)));
   if (named_) {
     if (!named_->supports(op))
       throw UserError("algorithm \"" + std::string(named_->name()) + "\" does not implement " + std::string(to_string(op)));
@@ -193,8 +198,8 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
     if (named_->nccl_family() == algo::NcclFamily::nvls && options_.protocol && *options_.protocol != algo::Protocol::simple)
       throw UserError("nvls runs with the Simple protocol only");
     if (options_.nccl && named_->nccl_selectable() && !nccl_runs(*named_, topo_))
-      throw UserError("NCCL " + to_string(topo_.instance().nccl) + " has no " + std::string(named_->name()) + " on " +
-                      topo_.instance().name + " (first in NCCL " + to_string(named_->nccl_since(topo_)) + ")");
+      throw UserError(nccl_lacks("NCCL " + to_string(topo_.instance().nccl), std::string(named_->name()) + " on " + topo_.instance().name,
+                                 named_->nccl_since(topo_)));
     const auto plugin = named_->nccl_selectable() ? plugin_choice(op, bytes) : std::nullopt;
     best = plugin ? nccl(*named_, op, bytes, plugin->protocol)
            : options_.nccl && named_->nccl_selectable() ? nccl(*named_, op, bytes, options_.protocol)

@@ -50,6 +50,8 @@ int nccl_channels(const Topology& topo);
 // rings only, LL128 arrived in 2.5.6, NVLS in 2.17 on one node and 2.18 across nodes).
 bool nccl_runs(const algo::Algorithm& a, const Topology& topo);
 bool nccl_runs(algo::Protocol p, const Topology& topo);
+// "<release> has no <what> (first in NCCL <since>)": the one wording of that refusal.
+std::string nccl_lacks(const std::string& release, const std::string& what, const Version& since);
 
 struct CollectiveOptions {
   std::string algorithm = "auto";           // "auto" (NCCL's choice per size) or a registered name

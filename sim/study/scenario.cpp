@@ -293,4 +293,11 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
   return report;
 }
 
+bool uses_nccl(const ScenarioSpec& spec)
+{
+  bool nccl = backend_of(spec.training.framework) == "nccl";
+  for (Framework f : spec.training.compare) nccl = nccl || backend_of(f) == "nccl";
+  return nccl;
+}
+
 }  // namespace ddpsim::sim

@@ -268,4 +268,7 @@ const ConfigResult& block_base(const std::vector<ConfigResult>& results, const C
 // Runs every configuration of the scenario.
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
 
+// True when the scenario's framework, or one it compares, reduces gradients with NCCL.
+bool uses_nccl(const ScenarioSpec& spec);
+
 }  // namespace ddpsim::sim

@@ -170,9 +170,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   std::vector<std::string> notes;
   if (loaded.job_profile) notes = apply_job_profile(*loaded.job_profile, spec, u);
   // What the net plugin decides for NCCL on these nodes (topology/transport.hpp), said once.
-  bool nccl = backend_of(loaded.training.framework) == "nccl";
-  for (Framework f : loaded.training.compare) nccl = nccl || backend_of(f) == "nccl";
-  if (nccl && !loaded.communication.protocol && loaded.cluster.instance.nccl_proto_simple)
+  if (uses_nccl(loaded) && !loaded.communication.protocol && loaded.cluster.instance.nccl_proto_simple)
     notes.push_back("nccl: aws-ofi-nccl sets NCCL_PROTO=simple on " + loaded.cluster.instance.name +
                     " (its EFA promises no in-order 128-byte delivery): NCCL runs the Simple protocol only; "
                     "software.aws_ofi_nccl or communication.nccl_proto change it (docs/model.md \"Transports\")");
