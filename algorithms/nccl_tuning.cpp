@@ -1,6 +1,9 @@
 #include "algorithms/nccl_tuning.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
+#include "topology/topology.hpp"
 
 namespace ddpsim::algo {
 namespace {
@@ -9,6 +12,12 @@ namespace {
 constexpr double kBaseLat[2][3] = {{6.6, 14.0, 8.4} /* ring */, {6.8, 14.0, 8.4} /* tree */};
 constexpr double kHwLatNvlink[2][3] = {{0.6, 1.9, 3.4} /* ring */, {0.6, 1.25, 4.0} /* tree */};
 constexpr double kHwLatPci[2][3] = {{1.0, 2.5, 5.7} /* ring */, {1.0, 1.9, 4.0} /* tree */};
+constexpr double kHwLatNet[2][3] = {{2.7, 4.0, 14.0} /* ring */, {5.0, 8.5, 14.0} /* tree */};
+constexpr double kHwLatNetNvlsTree = 14.0;
+// The releases that changed how NCCL's model counts the net plugin's latency (NVIDIA/nccl
+// src/graph/tuning.cc at the tags): v2.12.7-1 takes it in place of hwLat, v2.18.1-1 adds it.
+constexpr Version kNcclReadsNetLatency{2, 12, 7};
+constexpr Version kNcclAddsNetLatency{2, 18, 1};
 
 // treeCorrectionFactor, powers of two from 64 B to 256 MiB, rows LL, LL128, Simple.
 constexpr double kTreeCorrection[3][23] = {
@@ -25,6 +34,23 @@ double intra_us(NcclFamily f, Protocol p, const Topology& topo)
 {
   const bool nvlink = topo.instance().intra != IntraNodeFabric::pcie_only;
   return nvlink ? kHwLatNvlink[idx(f)][idx(p)] : kHwLatPci[idx(f)][idx(p)];
+}
+
+// Per-channel bandwidth ceilings of NCCL's model, GB/s of bus bandwidth, rows Volta, Ampere,
+// Hopper, Blackwell (compute capability 7x, 8x, 9x, 10x+), columns 1 node, 2 nodes, more
+// (tuning.cc 2.18-2.27; Blackwell's row from 2.27).
+constexpr double kPerChMaxRingLL128[4][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {73.4, 73.4, 73.4}};
+constexpr double kPerChMaxTreeLL128[4][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {73.4, 73.4, 58.0}};
+constexpr double kPerChMaxTree[4][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {77.4, 82.8, 72.0}};
+// LL's ceiling for the whole collective (llMaxBws): one node by GPU (Volta, Ampere, Hopper before
+// NCCL 2.21.5, Hopper from 2.21.5, Blackwell); several nodes by the hosts' CPU (Intel, AMD).
+constexpr double kLlMaxOneNode[5] = {39.0, 87.7, 87.7, 141.0, 282.0};
+constexpr double kLlMaxNodes[2][2] = {{39.0, 20.4} /* Intel: 2 nodes, more */, {22.5, 19.0} /* AMD */};
+
+std::size_t gpu_row(const Topology& topo)
+{
+  const int cc = topo.instance().gpu.compute_capability;
+  return cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0;
 }
 
 }  // namespace
@@ -53,14 +79,38 @@ bool parse_protocol(std::string_view name, Protocol& out)
 
 Version nccl_since(Protocol p) { return p == Protocol::ll128 ? Version{2, 5, 6} : Version{2, 0, 0}; }
 
-double protocol_bandwidth_cap(Protocol p)
+NcclBandwidth nccl_bandwidth(NcclFamily family, Protocol p, CollectiveOp op, const Topology& topo, int channels)
 {
-  switch (p) {
-    case Protocol::ll: return 0.5;
-    case Protocol::ll128: return 0.92;
-    case Protocol::simple: return 1.0;
+  const InstanceSpec& inst = topo.instance();
+  const int nodes = topo.nodes();
+  const std::size_t col = nodes <= 2 ? static_cast<std::size_t>(nodes - 1) : 2, row = gpu_row(topo);
+  // Hopper's one-node LL ceiling rose from 87.7 to 141 GB/s in NCCL 2.21.5 (commit ab2b89c4).
+  const std::size_t one_node = row < 2 ? row : row == 3 ? 4 : inst.nccl < Version{2, 21, 5} ? 2 : 3;
+  const double ll_max = nodes == 1 ? kLlMaxOneNode[one_node] : kLlMaxNodes[inst.cpu_vendor == CpuVendor::amd ? 1 : 0][nodes <= 2 ? 0 : 1];
+  const double ch = std::max(1, channels);
+  NcclBandwidth out;
+  if (family == NcclFamily::nvls) return out;
+  if (family == NcclFamily::ring) {
+    if (p == Protocol::ll) {
+      out.factor = nodes > 1 || op == CollectiveOp::all_reduce ? 1.0 / 4.0 : 1.0 / 3.0;
+      out.cap_busbw = ll_max;
+    } else if (p == Protocol::ll128) {
+      out.factor = topo.gpus_per_node() < 2 ? 0.7 : 0.92;
+      out.cap_busbw = ch * kPerChMaxRingLL128[row][col];
+    }
+    return out;
   }
-  return 1.0;
+  const double tree_cap = ch * kPerChMaxTree[row][col];
+  out.cap_busbw = tree_cap;
+  if (p == Protocol::ll) {
+    out.factor = 1.0 / 3.8;
+    out.cap_busbw = std::min(tree_cap / 3.8, ll_max);
+  } else if (p == Protocol::ll128) {
+    const double f = nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+    out.factor = f;
+    out.cap_busbw = std::min(tree_cap * f, ch * kPerChMaxTreeLL128[row][col]);
+  }
+  return out;
 }
 
 Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo)
@@ -75,6 +125,30 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
     return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + inter;
   const double us = kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo);
   return Time::from_us(us) + inter;
+}
+
+Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo)
+{
+  DDPSIM_CHECK(hops.intra >= 0 && hops.inter >= 0, "negative hop count");
+  const InstanceSpec& inst = topo.instance();
+  const double hw = family == NcclFamily::nvls ? kHwLatNetNvlsTree : kHwLatNet[idx(family)][idx(p)];
+  const double reported = inst.nccl_net_latency.us();
+  double inter = hw;
+  if (inst.nccl >= kNcclAddsNetLatency)
+    inter = hw + reported * (p == Protocol::simple ? 2 : 1);
+  else if (inst.nccl >= kNcclReadsNetLatency && reported > 0)
+    inter = reported;
+  if (family == NcclFamily::nvls) return Time::from_us((topo.nodes() > 1 ? 18.0 : 25.0) + hops.inter * inter);
+  return Time::from_us(kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo) + hops.inter * inter);
+}
+
+HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule)
+{
+  if (family != NcclFamily::ring) return schedule;
+  const bool one_pass = op == CollectiveOp::reduce_scatter || op == CollectiveOp::all_gather;
+  const int steps = op == CollectiveOp::all_reduce ? 2 * (ranks - 1) : one_pass ? ranks - 1 : ranks;
+  const int inter = nodes <= 1 ? 0 : op == CollectiveOp::all_reduce ? 2 * nodes : one_pass ? nodes - 1 : nodes;
+  return HopCount{std::max(0, steps - inter), inter};
 }
 
 double tree_correction(Protocol p, Bytes bytes)

@@ -22,7 +22,7 @@ const std::string kSlowNetwork =
 std::string efficiency_warning(const std::string& what, double e, const std::string& assumed)
 {
   if (e >= 1 - kOnBound)
-    return what + fmt(" %.3g is at or above 1 (the catalog's achievable rate): ", e) +
+    return what + fmt(" %.4g is at or above 1 (the catalog's achievable rate): ", e) +
            "probably missing: the algorithm the runs used moves fewer bytes over the bottleneck than the one assumed (" +
            assumed + "; set it with NCCL_ALGO in the log, --algorithm, or the tuner), or the catalog derates this link class too much";
   if (e < kPlausibleEfficiency)

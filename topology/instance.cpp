@@ -37,4 +37,6 @@ std::string_view to_string(IntraNodeFabric f)
   return "?";
 }
 
+std::string_view to_string(CpuVendor v) { return v == CpuVendor::amd ? "amd" : "intel"; }
+
 }  // namespace ddpsim

@@ -34,6 +34,10 @@ struct GpuSpec {
 };
 
 enum class IntraNodeFabric { nvlink_mesh, nvswitch, pcie_only };
+
+// The hosts' CPU maker: NCCL's model caps the LL protocol across nodes by it (algorithms/nccl_tuning.hpp).
+enum class CpuVendor { intel, amd };
+std::string_view to_string(CpuVendor v);
 std::string_view to_string(IntraNodeFabric f);
 
 // A direct NVLink connection between two GPUs of a mesh (DGX-1 hybrid cube-mesh), `links` bricks wide.
@@ -85,6 +89,7 @@ struct InstanceSpec {
   Bandwidth pcie;                // per direction, GPU or NIC to its PCIe switch and switch to CPU
   Time pcie_latency;             // one PCIe hop
   int cpu_sockets = 2;
+  CpuVendor cpu_vendor = CpuVendor::intel;  // NCCL treats any CPU that is not AMD as Intel's row
   Bandwidth cpu_interconnect;    // socket to socket (QPI/UPI), per direction
   Bandwidth cpu_memory;          // per socket; used for host-side reductions (parameter servers)
   int vcpus = 0;
@@ -102,6 +107,11 @@ struct InstanceSpec {
   // NCCL flushes each Simple receive that GPUDirect RDMA put in GPU memory (set by apply_transport;
   // topology/transport.hpp nccl_flushes): one more NIC latency per inter-node hop where nic.gpudirect.
   bool nccl_net_flush = false;
+  // The network latency the net plugin reports to NCCL (ncclNetProperties_t::latency, set by
+  // apply_transport; topology/transport.hpp net_plugin_latency): NCCL's own estimate, the one it
+  // chooses by, charges it per network hop (algorithms/nccl_tuning.hpp nccl_estimated_latency).
+  // 0 for NCCL's own InfiniBand and socket transports. Not a price: the price takes nic.latency.
+  Time nccl_net_latency{};
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

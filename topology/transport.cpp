@@ -66,9 +66,23 @@ bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw)
   return !(p5 && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiP5NoFlush);
 }
 
+Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)
+{
+  if (uses_sockets(nic, sw) || nic.kind != "efa") return Time{0};
+  const Version ofi = aws_ofi_nccl_release(sw);
+  if (ofi < Version{1, 2, 0}) return Time{0};
+  if (ofi < Version{1, 7, 0}) return Time::from_us(150);
+  const std::string_view name = platform(instance);
+  if (name == "p3dn.24xlarge") return Time::from_us(150);
+  if (name == "p4d.24xlarge" || name == "p4de.24xlarge" || name == "p5.48xlarge" || name == "p5e.48xlarge") return Time::from_us(75);
+  if (name == "p5en.48xlarge") return Time::from_us(ofi < Version{1, 16, 0} ? 75 : 35);
+  return Time::from_us(ofi < Version{1, 13, 0} ? 150 : 75);
+}
+
 void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw)
 {
   spec.nccl = sw.nccl;
+  spec.nccl_net_latency = net_plugin_latency(spec.name, spec.nic, sw);
   spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, spec.nic, sw);
   spec.nccl_net_flush = nccl_flushes(spec, sw);
 }

@@ -81,7 +81,18 @@ bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, c
 inline constexpr Version kNcclHopperNoFlush{2, 19, 1};
 inline constexpr Version kOfiP5NoFlush{1, 8, 0};
 bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
-// Sets spec.nccl, spec.nccl_proto_simple and spec.nccl_net_flush from `sw` (the rules above);
+// The network latency aws-ofi-nccl reports to NCCL (props->latency), which NCCL's model charges per
+// network hop when it chooses (github aws/aws-ofi-nccl, read at the tags): 0 before v1.2.0-aws
+// (2022-01-24, commits 40000971/d0877493 "Set intranode latency for EFA networks": 150 us on every
+// EFA endpoint, "chosen by measuring all reduce latency for different NCCL algorithms"); from
+// v1.7.0-aws (d87d61e0, 2023-05-31) 75 us on p4d, p4de, p5 and p5e, 150 us on p3dn ("a value below
+// 75us is slightly better for large deployments, but makes NCCL choose the wrong algorithm for the
+// 2 nodes case"), 150 elsewhere until v1.13.0-aws (d39f096c: 75 for platforms the table lacks);
+// p5en 35 us from v1.16.0 (2496e7de, "based on empirical search"). 0 without the plugin (sockets,
+// InfiniBand).
+Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw);
+
+// Sets spec.nccl, spec.nccl_proto_simple, spec.nccl_net_flush and spec.nccl_net_latency from `sw` (the rules above);
 // apply_transport does it, and so does a log priced with its banner's release.
 void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw);
 

@@ -107,6 +107,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
   if (YAML::Node cpu = n["cpu"]; cpu.IsDefined() && r.expect_map(cpu, cp)) {
     r.allow_keys(cpu, cp, scenario_keys("cluster.overrides.cpu"));
     if (auto v = r.integer(cpu, cp, "sockets", req, 1, 8)) s.cpu_sockets = static_cast<int>(*v);
+    if (auto v = r.choice(cpu, cp, "vendor", false, {"intel", "amd"})) s.cpu_vendor = *v == "amd" ? CpuVendor::amd : CpuVendor::intel;
     set(r.bandwidth(cpu, cp, "interconnect", req), s.cpu_interconnect);
     set(r.bandwidth(cpu, cp, "memory_bandwidth", req), s.cpu_memory);
     if (auto v = r.integer(cpu, cp, "vcpus", req, 1, 4096)) s.vcpus = static_cast<int>(*v);

@@ -24,7 +24,7 @@ KeyTable fixed_keys()
         "price_usd_per_hour", "price_source"}},
       {"cluster.overrides.intra_node", {"fabric", "nvlink_per_link", "nvlink_latency", "pairs", "nvswitch_per_gpu"}},
       {"cluster.overrides.pcie", {"switches", "bandwidth", "latency"}},
-      {"cluster.overrides.cpu", {"sockets", "interconnect", "memory_bandwidth", "vcpus"}},
+      {"cluster.overrides.cpu", {"sockets", "vendor", "interconnect", "memory_bandwidth", "vcpus"}},
       {"cluster.overrides.nic", {"kind", "count", "bandwidth", "latency", "gpudirect", "flow_cap", "flows_per_connection"}},
       {"cluster.overrides.efficiency", {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"}},
       // One entry per degraded link; which keys apply depends on `link` (nic, nvlink, spine_uplink).

@@ -105,6 +105,27 @@ const NcclShape& CollectiveModel::shape(const algo::Algorithm& a, algo::Collecti
   return kept;
 }
 
+namespace {
+// Bus bytes per algorithm byte in NCCL's model (tuning.cc's busBw-to-algBw ratio): a ring all-reduce
+// moves 2(n-1)/n, a ring reduce-scatter or all-gather (n-1)/n, a tree 2 (its ratio 0.5).
+double bus_per_alg(const algo::Algorithm& a, algo::CollectiveOp op, int ranks)
+{
+  const double n = std::max(2, ranks);
+  if (a.nccl_family() == algo::NcclFamily::tree) return 2.0;
+  if (op == algo::CollectiveOp::all_reduce) return 2.0 * (n - 1) / n;
+  if (op == algo::CollectiveOp::broadcast) return 1.0;
+  return (n - 1) / n;
+}
+}  // namespace
+
+// The channels NCCL's per-channel ceilings count: the CTAs it launches on this GPU where the
+// catalog knows them, else the model's channels.
+int CollectiveModel::nccl_model_channels() const
+{
+  const int ctas = topo_.instance().gpu.nccl_ctas;
+  return ctas > 0 ? ctas : channels_;
+}
+
 // NCCL's model for one algorithm: its best protocol (or `only`), with L and B as tuning.cc has them.
 PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes,
                                        std::optional<algo::Protocol> only) const
@@ -128,13 +149,23 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
     if (!only && !nccl_runs(p, topo_)) continue;  // LL128 before NCCL 2.5.6
     const bool tree = a.nccl_family() == algo::NcclFamily::tree && op == algo::CollectiveOp::all_reduce;
     const double ring = a.nccl_family() == algo::NcclFamily::ring ? algo::ring_plateau(p, op, bytes, channels_, topo_, ranks) : 1.0;
-    const double bw_divisor = algo::protocol_bandwidth_cap(p) * (tree ? algo::tree_correction(p, bytes) : 1.0);
-    const CostTerms terms{algo::nccl_latency(a.nccl_family(), p, hops, topo_).us() * ring, line_us / bw_divisor};
-    const double t = terms.latency_us + terms.bandwidth_us;
+    // NCCL's bus bandwidth for this protocol: the schedule's, refined and capped as tuning.cc does
+    // it, then (trees) its treeCorrectionFactor.
+    const algo::NcclBandwidth bw = algo::nccl_bandwidth(a.nccl_family(), p, op, topo_, nccl_model_channels());
+    const double correction = tree ? algo::tree_correction(p, bytes) : 1.0;
+    double bandwidth_us = line_us / (bw.factor * correction);
+    if (bw.cap_busbw > 0 && bytes.n > 0 && ranks > 1)  // one rank moves nothing
+      bandwidth_us = std::max(bandwidth_us, bytes.as_double() * bus_per_alg(a, op, ranks) / (bw.cap_busbw * 1e3) / correction);
+    // NCCL chooses by its own estimate (its latencies, the plugin's network latency); the price is
+    // the physical latency with the same bandwidth.
+    const CostTerms terms{algo::nccl_latency(a.nccl_family(), p, hops, topo_).us() * ring, bandwidth_us};
+    const algo::HopCount counted = algo::nccl_estimated_hops(a.nccl_family(), op, ranks, topo_.nodes(), hops);
+    const double t = algo::nccl_estimated_latency(a.nccl_family(), p, counted, topo_).us() * ring + bandwidth_us;
     if (!out.protocol || t < best) {
       out.protocol = p;
       out.terms = terms;
-      out.schedule.wire_factor = 1.0 / bw_divisor;
+      out.nccl_estimate_us = t;
+      out.schedule.wire_factor = line_us > 0 ? bandwidth_us / line_us : 1.0 / (bw.factor * correction);
       best = t;
     }
   }
@@ -218,7 +249,7 @@ PricedCollective CollectiveModel::price(algo::CollectiveOp op, Bytes bytes) cons
       if (options_.protocol && *options_.protocol != algo::Protocol::simple && a->nccl_family() == algo::NcclFamily::nvls)
         continue;
       PricedCollective c = a->nccl_selectable() ? nccl(*a, op, bytes, options_.protocol) : plain(*a, op, bytes);
-      const double t = c.terms.latency_us + c.terms.bandwidth_us;
+      const double t = c.protocol ? c.nccl_estimate_us : c.terms.latency_us + c.terms.bandwidth_us;
       if (!best.algorithm || t < best_t) {
         best = std::move(c);
         best_t = t;

@@ -86,6 +86,7 @@ struct PricedCollective {
   std::optional<algo::Protocol> protocol;  // set for NCCL algorithms
   int channels = 1;
   CostTerms terms;                         // before the profile
+  double nccl_estimate_us = 0;             // NCCL's own estimate, which it chooses by (NCCL algorithms)
   algo::CoarseSchedule schedule;           // profile applied: what a backend times
 };
 
@@ -113,6 +114,7 @@ class CollectiveModel {
                         std::optional<algo::Protocol> only) const;
   std::optional<algo::TunerChoice> plugin_choice(algo::CollectiveOp op, Bytes bytes) const;
   PricedCollective plain(const algo::Algorithm& a, algo::CollectiveOp op, Bytes bytes) const;
+  int nccl_model_channels() const;
   void apply_profile(PricedCollective& p, Bytes bytes) const;
 
   const Topology& topo_;
