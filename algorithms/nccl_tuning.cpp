@@ -17,6 +17,18 @@ constexpr double kHwLatNetNvlsTree = 14.0;
 // The releases that changed how NCCL's model counts the net plugin's latency (NVIDIA/nccl
 // src/graph/tuning.cc at the tags): v2.12.7-1 takes it in place of hwLat, v2.18.1-1 adds it.
 constexpr Version kNcclReadsNetLatency{2, 12, 7};
+// NCCL's estimate charged a tree's Simple step 28 us on every link (NVLink, PCI, network) before
+// v2.18.3-1 and again from v2.19.1-1 to v2.22: its stand-in for the chunk a Simple tree forwards
+// whole ("waiting for proper chunk modeling"); v2.18.3 and v2.23.4 onward have 4 / 6-4 / 14.
+constexpr Version kNcclTreeSimple4us{2, 18, 3};
+constexpr Version kNcclTreeSimple28usAgain{2, 19, 1};
+constexpr Version kNcclTreeSimple4usAgain{2, 23, 4};
+constexpr double kTreeSimpleChunkUs = 28.0;
+
+bool tree_simple_28us(const Version& nccl)
+{
+  return nccl < kNcclTreeSimple4us || (nccl >= kNcclTreeSimple28usAgain && nccl < kNcclTreeSimple4usAgain);
+}
 constexpr Version kNcclAddsNetLatency{2, 18, 1};
 
 // treeCorrectionFactor, powers of two from 64 B to 256 MiB, rows LL, LL128, Simple.
@@ -131,7 +143,8 @@ Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const 
 {
   DDPSIM_CHECK(hops.intra >= 0 && hops.inter >= 0, "negative hop count");
   const InstanceSpec& inst = topo.instance();
-  const double hw = family == NcclFamily::nvls ? kHwLatNetNvlsTree : kHwLatNet[idx(family)][idx(p)];
+  const bool chunk28 = family == NcclFamily::tree && p == Protocol::simple && tree_simple_28us(inst.nccl);
+  const double hw = family == NcclFamily::nvls ? kHwLatNetNvlsTree : chunk28 ? kTreeSimpleChunkUs : kHwLatNet[idx(family)][idx(p)];
   const double reported = inst.nccl_net_latency.us();
   double inter = hw;
   if (inst.nccl >= kNcclAddsNetLatency)
@@ -139,7 +152,8 @@ Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const 
   else if (inst.nccl >= kNcclReadsNetLatency && reported > 0)
     inter = reported;
   if (family == NcclFamily::nvls) return Time::from_us((topo.nodes() > 1 ? 18.0 : 25.0) + hops.inter * inter);
-  return Time::from_us(kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo) + hops.inter * inter);
+  const double intra = chunk28 ? kTreeSimpleChunkUs : intra_us(family, p, topo);
+  return Time::from_us(kBaseLat[idx(family)][idx(p)] + hops.intra * intra + hops.inter * inter);
 }
 
 HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule)

@@ -60,7 +60,9 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
 // the net plugin reports (InstanceSpec::nccl_net_latency: aws-ofi-nccl's 75 or 150 us on EFA), by
 // NCCL release: before 2.12.7 hwLat alone; 2.12.7-2.17 the plugin's latency where it reports one,
 // else hwLat; from 2.18.1 hwLat + the plugin's, twice for Simple ("Also add the flush extra
-// latency", charged whether or not the node flushes).
+// latency", charged whether or not the node flushes). A tree's Simple step is 28 us on every link
+// (NVLink, PCI, network hwLat) before NCCL 2.18.3 and from 2.19.1 to 2.22: NCCL's stand-in for the
+// whole chunk a Simple tree forwards at each hop; 4 us (NVLink) from 2.23.4, as in the price.
 Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
 // The hops NCCL's estimate counts (tuning.cc nsteps, nInterSteps): a ring all-reduce takes
 // 2 x nodes of its 2(ranks-1) steps as network steps (a reduce-scatter or all-gather nodes-1 of
