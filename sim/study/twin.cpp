@@ -1,10 +1,12 @@
 #include "sim/study/twin.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "sim/network/shape_cache.hpp"  // issue 21
 #include "sim/study/knobs.hpp"
 #include "sim/study/model_error.hpp"
@@ -174,6 +176,12 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     notes.push_back("nccl: aws-ofi-nccl sets NCCL_PROTO=simple on " + loaded.cluster.instance.name +
                     " (its EFA promises no in-order 128-byte delivery): NCCL runs the Simple protocol only; "
                     "software.aws_ofi_nccl or communication.nccl_proto change it (docs/model.md \"Transports\")");
+  // The network latency the plugin reports, which NCCL chooses by and a step does not pay.
+  const auto& nodes = loaded.cluster.nodes;
+  if (uses_nccl(loaded) && loaded.cluster.instance.nccl_net_latency > Time{0} && std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))
+    notes.push_back("nccl: NCCL chooses on its own estimate, which charges each network hop the " +
+                    fmt("%.0f", loaded.cluster.instance.nccl_net_latency.us()) + " us aws-ofi-nccl reports on " + loaded.cluster.instance.name +
+                    "; the price of its choice pays the network's own latency (docs/model.md \"NCCL chooses on its own estimate\")");
   add_traced(loaded, u, notes);  // issue 19
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
   const bool node_loss = add_node_loss(loaded, u);       // issue 18
