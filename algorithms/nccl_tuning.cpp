@@ -17,6 +17,7 @@ constexpr double kHwLatNetNvlsTree = 14.0;
 // The releases that changed how NCCL's model counts the net plugin's latency (NVIDIA/nccl
 // src/graph/tuning.cc at the tags): v2.12.7-1 takes it in place of hwLat, v2.18.1-1 adds it.
 constexpr Version kNcclReadsNetLatency{2, 12, 7};
+constexpr Version kNcclAddsNetLatency{2, 18, 1};
 // NCCL's estimate charged a tree's Simple step 28 us on every link (NVLink, PCI, network) before
 // v2.18.3-1 and again from v2.19.1-1 to v2.22: its stand-in for the chunk a Simple tree forwards
 // whole ("waiting for proper chunk modeling"); v2.18.3 and v2.23.4 onward have 4 / 6-4 / 14.
@@ -29,7 +30,6 @@ bool tree_simple_28us(const Version& nccl)
 {
   return nccl < kNcclTreeSimple4us || (nccl >= kNcclTreeSimple28usAgain && nccl < kNcclTreeSimple4usAgain);
 }
-constexpr Version kNcclAddsNetLatency{2, 18, 1};
 
 // treeCorrectionFactor, powers of two from 64 B to 256 MiB, rows LL, LL128, Simple.
 constexpr double kTreeCorrection[3][23] = {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/bus_bandwidth.hpp"
 #include "core/error.hpp"
 
 namespace ddpsim::calibrate {
@@ -17,15 +18,7 @@ inline algo::CollectiveOp parse_op(const std::string& s)
   throw UserError("--op: unknown collective \"" + s + "\"");
 }
 
-// busbw = algbw x this, for n ranks.
-inline double bus_factor(algo::CollectiveOp op, int n)
-{
-  switch (op) {
-    case algo::CollectiveOp::all_reduce: return 2.0 * (n - 1) / n;
-    case algo::CollectiveOp::reduce_scatter:
-    case algo::CollectiveOp::all_gather: return static_cast<double>(n - 1) / n;
-    default: return 1.0;
-  }
-}
+// busbw = algbw x this, for n ranks (algorithms/bus_bandwidth.hpp, shared with the CollectiveModel).
+using algo::bus_factor;
 
 }  // namespace ddpsim::calibrate

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "algorithms/bus_bandwidth.hpp"
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
 #include "topology/rings.hpp"
@@ -106,15 +107,11 @@ const NcclShape& CollectiveModel::shape(const algo::Algorithm& a, algo::Collecti
 }
 
 namespace {
-// Bus bytes per algorithm byte in NCCL's model (tuning.cc's busBw-to-algBw ratio): a ring all-reduce
-// moves 2(n-1)/n, a ring reduce-scatter or all-gather (n-1)/n, a tree 2 (its ratio 0.5).
+// Bus bytes per algorithm byte in NCCL's model (tuning.cc's busBw-to-algBw ratio): a ring's is
+// nccl-tests' factor, a tree's 2 (its ratio 0.5).
 double bus_per_alg(const algo::Algorithm& a, algo::CollectiveOp op, int ranks)
 {
-  const double n = std::max(2, ranks);
-  if (a.nccl_family() == algo::NcclFamily::tree) return 2.0;
-  if (op == algo::CollectiveOp::all_reduce) return 2.0 * (n - 1) / n;
-  if (op == algo::CollectiveOp::broadcast) return 1.0;
-  return (n - 1) / n;
+  return a.nccl_family() == algo::NcclFamily::tree ? 2.0 : algo::bus_factor(op, ranks);
 }
 }  // namespace
 
