@@ -20,7 +20,7 @@ bool older_than_2_21(const std::string& version)
 
 std::string environment_lines(const std::vector<std::string>& lines)
 {
-  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD)=|nccl-ofi-tuner)");
+  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner)");
   std::string out;
   for (const std::string& l : lines)
     if (std::regex_search(l, re)) out += l + "\n";
@@ -71,14 +71,30 @@ LogChoice log_choice(const NcclLog& log)
   return c;
 }
 
+std::optional<Bytes> log_buffsize(const NcclLog& log)
+{
+  // "NCCL_BUFFSIZE=8388608" (an environment the log prints) or NCCL's own INFO line,
+  // "NCCL INFO NCCL_BUFFSIZE set by environment to 8388608." (src/misc/param.cc).
+  static const std::regex re(R"(NCCL_BUFFSIZE(?:=|\s+set by environment to\s+)\"?([0-9]+))");
+  std::smatch m;
+  if (!std::regex_search(log.environment, m, re)) return std::nullopt;
+  try {
+    return Bytes{std::stoull(m[1])};
+  } catch (const std::exception&) {
+    return std::nullopt;  // beyond 64 bits: not a buffer size
+  }
+}
+
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
 {
   InstanceSpec spec = instance;
   if (Version v; parse_version(log.nccl_version, v)) {
     SoftwareSpec sw;  // that release with the plugin of its era
     sw.nccl = v;
+    sw.nccl_buffsize = spec.nccl_buffsize;
     apply_nccl_software(spec, sw);
   }
+  if (const auto b = log_buffsize(log)) spec.nccl_buffsize = *b;
   return spec;
 }
 

@@ -29,10 +29,15 @@ std::string environment_lines(const std::vector<std::string>& lines);
 // aws-ofi-nccl src/Makefile.am), or NCCL's own model when the log's NCCL is older than 2.21.
 LogChoice log_choice(const NcclLog& log);
 
+// The NCCL_BUFFSIZE the log's environment sets (an NCCL_BUFFSIZE=N line, or NCCL's INFO line
+// "NCCL_BUFFSIZE set by environment to N"), or nullopt.
+std::optional<Bytes> log_buffsize(const NcclLog& log);
+
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
 // (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
-// otherwise the catalog's stack. Used by `calibrate fit` and `expect --check`.
+// otherwise the catalog's stack; and the NCCL_BUFFSIZE its environment sets (log_buffsize).
+// Used by `calibrate fit` and `expect --check`.
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 
 }  // namespace ddpsim::calibrate

@@ -13,6 +13,10 @@ namespace ddpsim {
 
 enum class Precision { fp32, tf32, fp16, bf16 };
 
+// NCCL_BUFFSIZE's default, 4 MiB in every release (v2.4.8-1 src/include/comm.h
+// DEFAULT_BUFFER_SIZE_BYTES; v2.20.3-1 src/init.cc DEFAULT_BUFFSIZE).
+inline constexpr std::uint64_t kNcclDefaultBuffsize = 4ULL << 20;
+
 std::string_view to_string(Precision p);
 // Bytes of one gradient element in this precision (tf32 keeps fp32 storage).
 int bytes_per_element(Precision p);
@@ -112,6 +116,10 @@ struct InstanceSpec {
   // chooses by, charges it per network hop (algorithms/nccl_tuning.hpp nccl_estimated_latency).
   // 0 for NCCL's own InfiniBand and socket transports. Not a price: the price takes nic.latency.
   Time nccl_net_latency{};
+  // NCCL_BUFFSIZE (scenario `software.nccl_buffsize`, set by apply_transport): the Simple protocol's
+  // buffer per channel and peer, NCCL_STEPS = 8 steps of it; a tree forwards one step at a time
+  // (sim/network/collective_model.cpp, the chunk fill).
+  Bytes nccl_buffsize{kNcclDefaultBuffsize};
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

@@ -85,6 +85,7 @@ void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw)
   spec.nccl_net_latency = net_plugin_latency(spec.name, spec.nic, sw);
   spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, spec.nic, sw);
   spec.nccl_net_flush = nccl_flushes(spec, sw);
+  spec.nccl_buffsize = sw.nccl_buffsize;
 }
 
 bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)

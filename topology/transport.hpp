@@ -27,6 +27,8 @@ struct SoftwareSpec {
   // NCCL_MIN_NRINGS (NCCL < 2.5; NCCL_MIN_NCHANNELS since): each ring (channel) opens its own
   // connection to the next node, so a hop between two nodes has this many x sockets flows. 0: unset.
   int min_nrings = 0;
+  // NCCL_BUFFSIZE (scenario key software.nccl_buffsize; a log's NCCL_BUFFSIZE=... line).
+  Bytes nccl_buffsize{kNcclDefaultBuffsize};
 };
 
 struct TransportSpec {

@@ -19,6 +19,7 @@
 #include "calibrate/nccl_tests.hpp"
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
+#include "calibrate/log_env.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/guards.hpp"
@@ -186,7 +187,17 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s ran NCCL %s: priced with what that release runs (--software nccl=... to override)\n",
                    opt_.compare.c_str(), log->nccl_version.c_str());
     }
-    if (!opt_.software.empty() || transport.software.nccl != spec.nccl) apply_transport(spec, transport);
+    // A log whose environment sets NCCL_BUFFSIZE ran with that buffer (the Simple tree's chunk).
+    const bool names_buffsize = (',' + opt_.software).find(",nccl_buffsize=") != std::string::npos;
+    if (const auto b = log ? calibrate::log_buffsize(*log) : std::nullopt; b && !names_buffsize) {
+      if (!nccl_buffsize_ok(*b))
+        throw UserError(SourceLocation{opt_.compare, 0, 0}, "NCCL_BUFFSIZE", "out of range 64KiB..1GiB");
+      transport.software.nccl_buffsize = *b;
+      std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
+                   opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
+    }
+    if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
+      apply_transport(spec, transport);
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};

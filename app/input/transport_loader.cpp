@@ -7,6 +7,8 @@
 
 namespace ddpsim::app {
 
+bool nccl_buffsize_ok(Bytes b) { return b.n >= 64 * KiB && b.n <= GiB; }
+
 TransportSpec read_transport(Reader& r, const YAML::Node& root)
 {
   TransportSpec t;
@@ -28,6 +30,12 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_nsocks_perthread", false, 1, 64)) t.software.nsocks_perthread = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
+  if (auto v = r.bytes(n, "software", "nccl_buffsize", false)) {
+    if (!nccl_buffsize_ok(*v))
+      r.error(n["nccl_buffsize"], "software.nccl_buffsize", "out of range 64KiB..1GiB (NCCL_BUFFSIZE, bytes)");
+    else
+      t.software.nccl_buffsize = *v;
+  }
   return t;
 }
 
@@ -60,8 +68,18 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       (key == "nccl_socket_nthreads" ? t.software.socket_nthreads
        : key == "nccl_min_nrings"    ? t.software.min_nrings
                                      : t.software.nsocks_perthread) = v;
+    } else if (key == "nccl_buffsize") {
+      Bytes b;
+      try {
+        b = parse_bytes(value);
+      } catch (const std::exception& e) {
+        bad(e.what());
+      }
+      if (!nccl_buffsize_ok(b)) bad("out of range 64KiB..1GiB");
+      t.software.nccl_buffsize = b;
     } else {
-      bad("unknown key (nccl, aws_ofi_nccl, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings)");
+      bad("unknown key (nccl, aws_ofi_nccl, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
+          "nccl_buffsize)");
     }
   }
   return t;
