@@ -51,6 +51,13 @@ std::vector<std::string> profile_warnings(const sim::Profile& p)
                                 s.alpha_us) +
                     "probably missing: a protocol or algorithm with less latency than the one assumed (" + assumed +
                     "), or sizes too large to identify the latency");
+    // calibrate/fit.cpp drops the sqrt(S) column when the rows give it a negative weight: gamma
+    // then sits on its bound, 0 (a pipeline fill is never negative).
+    if (s.gamma_us == 0)
+      out.push_back(scope + " gamma is on its bound 0: the rows ask for a negative sqrt(S/MiB) term, i.e. they run "
+                            "relatively faster at large sizes than at mid sizes on the bandwidth line; probably missing: a "
+                            "size-dependent choice the model does not make (a protocol or algorithm switch; assumed: " +
+                    assumed + "), or a mid-size cost priced too high");
   }
   return out;
 }

@@ -12,6 +12,8 @@
 //     NVIDIA/nccl-tests#149 and #212).
 //   alpha (profile): plausible >= 0: a negative alpha puts the latency below NCCL's own table,
 //     the floor the catalog and tuning.cc give.
+//   gamma (profile): >= 0 physical (a pipeline fill is never negative); the fit drops it when the
+//     rows want it negative, and a gamma of 0 is then on its bound (warned).
 //   network_latency, nvlink_latency, pcie_latency (job): plausible >= the catalog's value (the floor).
 //   compute_efficiency (job): (0, 1] physical; plausible 0.05..0.9 of peak FLOP/s.
 //   compute_scale, model_scale (job): plausible 0.2..5 (a factor of 5 is not a calibration).

@@ -130,12 +130,19 @@ TEST_CASE("plausibility: each bound and plausible range warns with the mechanism
   p.intra.fitted = true;
   p.intra.efficiency = 0.9;
   p.intra.alpha_us = -2;
+  p.intra.gamma_us = p.network.gamma_us = 10;  // off its bound
   p.residuals.push_back(sim::Residual{"f", 1, 2, 1, 1, 1, "nvls", "Simple"});
-  const auto w = calibrate::profile_warnings(p);
+  auto w = calibrate::profile_warnings(p);
   REQUIRE(w.size() == 2);
   CHECK(w[0].find("one-node alpha") != std::string::npos);
   CHECK(w[1].find("multi-node efficiency 1.08") != std::string::npos);
   CHECK(w[1].find("nvls Simple") != std::string::npos);
+  // A gamma the fit dropped (the rows wanted it negative) sits on its bound: warned, with the choice assumed.
+  p.network.gamma_us = 0;
+  w = calibrate::profile_warnings(p);
+  REQUIRE(w.size() == 3);
+  CHECK(w[2].find("multi-node gamma is on its bound 0") != std::string::npos);
+  CHECK(w[2].find("assumed: nvls Simple") != std::string::npos);
   // Recorded in the profile file and read back.
   p.provenance.assumed = {"f: tuner aws-ofi"};
   const sim::Profile back = app::parse_profile("p.yaml", app::profile_yaml(p));
