@@ -26,13 +26,13 @@ Bytes MemoryBreakdown::total() const
   return parameters + gradients + optimizer + buckets + activations + workspace;
 }
 
-Bytes runtime_workspace()
+Bytes runtime_workspace(Bytes buffsize)
 {
   // CUDA context: "~700+ MB" depending on the CUDA version and device (PyTorch forum,
   // discuss.pytorch.org/t/high-gpu-memory-overhead/81330; 723 MiB measured in /t/73021): 750 MiB.
   // NCCL: NCCL_BUFFSIZE (default 4 MiB) per channel and peer (NCCL environment variables docs),
-  // 2 ring peers x up to 16 channels: 128 MiB.
-  return Bytes{750 * MiB + 2 * 16 * 4 * MiB};
+  // 2 ring peers x up to 16 channels: 128 MiB at the default.
+  return Bytes{750 * MiB + 2 * 16 * buffsize.n};
 }
 
 MemoryBreakdown memory_per_gpu(const MemoryInput& in)
@@ -79,7 +79,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in)
   }
 
   r.activations = Bytes{static_cast<std::uint64_t>(std::ceil(activation_bytes(m, act, in.batch_per_gpu, in.activation_checkpointing, in.amp)))};
-  r.workspace = runtime_workspace();
+  r.workspace = runtime_workspace(in.nccl_buffsize);
   return r;
 }
 

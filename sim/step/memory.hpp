@@ -39,6 +39,7 @@ struct MemoryInput {
   Bytes capacity;           // the GPU's memory
   bool amp = false;         // precision amp-fp16/amp-bf16 (precision.hpp)
   bool activation_checkpointing = false;
+  Bytes nccl_buffsize{kNcclDefaultBuffsize};  // NCCL_BUFFSIZE (software.nccl_buffsize)
 };
 
 struct MemoryBreakdown {
@@ -61,7 +62,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInput& in);
 // "needs 23.3 GiB of 16 GiB" with one decimal; "does not fit: " is added by callers.
 std::string memory_need(const MemoryBreakdown& m);
 
-// The CUDA context and NCCL buffers per GPU (memory.cpp has the sources).
-Bytes runtime_workspace();
+// The CUDA context and NCCL's Simple buffers per GPU for NCCL_BUFFSIZE `buffsize` (memory.cpp has the sources).
+Bytes runtime_workspace(Bytes buffsize = Bytes{kNcclDefaultBuffsize});
 
 }  // namespace ddpsim::sim

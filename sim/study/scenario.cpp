@@ -184,7 +184,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   r.memory = memory_per_gpu(MemoryInput{&spec.model, cfg.framework, spec.training.precision, spec.training.optimizer,
                                         r.gpus, spec.training.batch_per_gpu, spec.training.bucket_cap,
                                         traits(cfg.framework).path == GradientPath::horovod_fusion ? horovod_fusion_threshold(fo) : Bytes{0},
-                                        inst.gpu.memory, spec.training.amp, spec.training.activation_checkpointing});
+                                        inst.gpu.memory, spec.training.amp, spec.training.activation_checkpointing,
+                                        inst.nccl_buffsize});
   r.fits = r.memory.fits();
   // Issue 17: the what-ifs that need the nominal step (e.g. stragglers, sim/study/whatifs/).
   run_whatifs(spec.whatifs, WhatIf::Stage::with_step, WhatIfInput{spec, r, &it, setup.loader, gpn}, r);

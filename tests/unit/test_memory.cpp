@@ -46,6 +46,12 @@ TEST_CASE("GPT-2 XL in fp32 with Adam needs about 25 GB for its state and does n
   CHECK_FALSE(b.fits());
   CHECK(memory_need(b).rfind("needs ", 0) == 0);
   CHECK(memory_need(b).find(" of 16 GiB") != std::string::npos);
+  // The workspace: CUDA's context and NCCL's Simple buffers, NCCL_BUFFSIZE per channel and peer
+  // (2 peers x 16 channels): 750 + 128 MiB at NCCL's 4 MiB, 256 MiB more at 8 MiB.
+  CHECK(b.workspace.n == 878 * MiB);
+  MemoryInput big = input(m, Framework::pytorch_ddp, Precision::fp32, Optimizer::adam, 8, 1, v100.memory);
+  big.nccl_buffsize = Bytes{8 * MiB};
+  CHECK(memory_per_gpu(big).workspace.n == 1006 * MiB);
 }
 
 TEST_CASE("mixed precision keeps fp32 master weights: K = 12 bytes of optimizer state per parameter with Adam", "[memory]")
