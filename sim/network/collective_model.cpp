@@ -155,8 +155,9 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
     if (bw.cap_busbw > 0 && bytes.n > 0 && ranks > 1)  // one rank moves nothing
       bandwidth_us = std::max(bandwidth_us, bytes.as_double() * bus_per_alg(a, op, ranks) / (bw.cap_busbw * 1e3) / correction);
     // NCCL chooses by its own estimate (its latencies, the plugin's network latency); the price is
-    // the physical latency with the same bandwidth, and a Simple tree across nodes its chunk fill
-    // in place of treeCorrectionFactor (tree_pipeline.hpp).
+    // the physical latency with the same bandwidth; a Simple tree across nodes pays the larger of
+    // treeCorrectionFactor's bandwidth term and the uncorrected one plus its chunk fill
+    // (tree_pipeline.hpp).
     double price_bandwidth_us = bandwidth_us;
     if (tree && a.name() == "tree" && p == algo::Protocol::simple && topo_.nodes() > 1) {
       const double raw_us = bandwidth_us * correction;
