@@ -71,15 +71,21 @@ LogChoice log_choice(const NcclLog& log)
   return c;
 }
 
-std::optional<Bytes> log_buffsize(const NcclLog& log)
+std::optional<std::string> buffsize_setting(const std::string& line)
 {
-  // "NCCL_BUFFSIZE=8388608" (an environment the log prints) or NCCL's own INFO line,
-  // "NCCL INFO NCCL_BUFFSIZE set by environment to 8388608." (src/misc/param.cc).
   static const std::regex re(R"(NCCL_BUFFSIZE(?:=|\s+set by environment to\s+)\"?([0-9]+))");
   std::smatch m;
-  if (!std::regex_search(log.environment, m, re)) return std::nullopt;
+  if (!std::regex_search(line, m, re)) return std::nullopt;
+  return m[1].str();
+}
+
+std::optional<Bytes> log_buffsize(const NcclLog& log)
+{
+  // parse_nccl_log refused a log whose setting is out of range (nccl_buffsize_ok), so this parses.
+  const auto digits = buffsize_setting(log.environment);
+  if (!digits) return std::nullopt;
   try {
-    return Bytes{std::stoull(m[1])};
+    return Bytes{std::stoull(*digits)};
   } catch (const std::exception&) {
     return std::nullopt;  // beyond 64 bits: not a buffer size
   }

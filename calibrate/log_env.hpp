@@ -29,6 +29,11 @@ std::string environment_lines(const std::vector<std::string>& lines);
 // aws-ofi-nccl src/Makefile.am), or NCCL's own model when the log's NCCL is older than 2.21.
 LogChoice log_choice(const NcclLog& log);
 
+// The value an NCCL_BUFFSIZE setting on this line gives, as written (digits), or nullopt when the
+// line sets none: "NCCL_BUFFSIZE=8388608" (an environment the log prints) or NCCL's own INFO line
+// "NCCL INFO NCCL_BUFFSIZE set by environment to 8388608." (src/misc/param.cc).
+std::optional<std::string> buffsize_setting(const std::string& line);
+
 // The NCCL_BUFFSIZE the log's environment sets (an NCCL_BUFFSIZE=N line, or NCCL's INFO line
 // "NCCL_BUFFSIZE set by environment to N"), or nullopt.
 std::optional<Bytes> log_buffsize(const NcclLog& log);

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::calibrate {
 namespace {
@@ -227,6 +228,15 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
     fail(file, 1, 1, "no nccl-tests result rows found (expected all_reduce_perf's table or its CSV form)");
   if (log.ranks == 0) log.ranks = ranks_from_ratio(log);
   log.environment = environment_lines(lines);
+  // One range for NCCL_BUFFSIZE wherever it comes from (topology/transport.hpp nccl_buffsize_ok):
+  // every command that prices a log (collective --compare, calibrate fit, expect --check) sees it.
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (const auto digits = buffsize_setting(lines[i])) {
+      const bool ok = digits->size() <= 19 && nccl_buffsize_ok(Bytes{std::stoull(*digits)});
+      if (!ok)
+        fail(file, static_cast<int>(i) + 1, static_cast<int>(lines[i].find(*digits, lines[i].find("NCCL_BUFFSIZE"))) + 1,
+             "NCCL_BUFFSIZE " + *digits + " is out of range 64KiB..1GiB (bytes)");
+    }
   return log;
 }
 

@@ -29,6 +29,8 @@ int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic)
   return nt * ns;
 }
 
+bool nccl_buffsize_ok(Bytes b) { return b.n >= 64 * KiB && b.n <= GiB; }
+
 Bandwidth ec2_flow_limit(bool placement_group)
 {
   // "Bandwidth for single-flow traffic is limited to 5 Gbps when instances are not in the same

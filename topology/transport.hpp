@@ -31,6 +31,10 @@ struct SoftwareSpec {
   Bytes nccl_buffsize{kNcclDefaultBuffsize};
 };
 
+// NCCL_BUFFSIZE values ddpsim accepts, from a scenario, the command line or a log: 64 KiB to 1 GiB
+// (NCCL's default is 4 MiB, kNcclDefaultBuffsize; a buffer outside this is a typo, not a tuning).
+bool nccl_buffsize_ok(Bytes b);
+
 struct TransportSpec {
   SoftwareSpec software;
   // EC2 cluster placement group (scenario key cluster.placement_group). Default false: EC2 places

@@ -190,8 +190,6 @@ class CollectiveCommand final : public Command {
     // A log whose environment sets NCCL_BUFFSIZE ran with that buffer (the Simple tree's chunk).
     const bool names_buffsize = (',' + opt_.software).find(",nccl_buffsize=") != std::string::npos;
     if (const auto b = log ? calibrate::log_buffsize(*log) : std::nullopt; b && !names_buffsize) {
-      if (!nccl_buffsize_ok(*b))
-        throw UserError(SourceLocation{opt_.compare, 0, 0}, "NCCL_BUFFSIZE", "out of range 64KiB..1GiB");
       transport.software.nccl_buffsize = *b;
       std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
                    opt_.compare.c_str(), static_cast<unsigned long long>(b->n));

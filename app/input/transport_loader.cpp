@@ -7,8 +7,6 @@
 
 namespace ddpsim::app {
 
-bool nccl_buffsize_ok(Bytes b) { return b.n >= 64 * KiB && b.n <= GiB; }
-
 TransportSpec read_transport(Reader& r, const YAML::Node& root)
 {
   TransportSpec t;

@@ -12,9 +12,6 @@ namespace ddpsim::app {
 
 TransportSpec read_transport(Reader& r, const YAML::Node& root);
 
-// NCCL_BUFFSIZE values ddpsim accepts: 64 KiB to 1 GiB.
-bool nccl_buffsize_ok(Bytes b);
-
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.
 TransportSpec parse_transport_option(const std::string& option, const std::string& text);

@@ -22,6 +22,17 @@ grep -q '^warnings:' "$tmp/p5.yaml" && grep -q '^  assumed:' "$tmp/p5.yaml" && s
   say fail "profile: $(head -20 "$tmp/p5.yaml")"
 cmp -s "$tmp/p5.yaml" profiles/p5.48xlarge.yaml && say ok "shipped p5 profile is what the command gives" ||
   say fail "shipped p5 profile differs: $(diff "$tmp/p5.yaml" profiles/p5.48xlarge.yaml | head -5)"
+# Every shipped profile is what its documented command (docs/validation.md "Shipped profiles") gives
+# with this build: a model change that moves a fit fails here until the profile is refitted (the
+# p4de profile was stale for a session before round 4 session 12 noticed).
+"$ddpsim" calibrate fit tests/data/p4de_2node_16gpu_allreduce_awsome.txt --instance p4de.24xlarge \
+  --output "$tmp/p4de.yaml" 2>/dev/null || say fail "p4de fit exit"
+cmp -s "$tmp/p4de.yaml" profiles/p4de.24xlarge.yaml && say ok "shipped p4de profile is what the command gives" ||
+  say fail "shipped p4de profile differs: $(diff "$tmp/p4de.yaml" profiles/p4de.24xlarge.yaml | head -5)"
+"$ddpsim" calibrate fit tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt --instance p3dn.24xlarge \
+  --algorithm ring --output "$tmp/p3dn_shipped.yaml" 2>/dev/null || say fail "p3dn fit exit"
+cmp -s "$tmp/p3dn_shipped.yaml" profiles/p3dn.24xlarge.yaml && say ok "shipped p3dn profile is what the command gives" ||
+  say fail "shipped p3dn profile differs: $(diff "$tmp/p3dn_shipped.yaml" profiles/p3dn.24xlarge.yaml | head -5)"
 # A log that forces the ring (NCCL_TREE_THRESHOLD=0) is priced as a ring without --algorithm.
 "$ddpsim" calibrate fit tests/data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt --instance p3dn.24xlarge \
   --output "$tmp/p3dn.yaml" 2>"$tmp/err3.txt"

@@ -93,3 +93,19 @@ TEST_CASE("NCCL_BUFFSIZE: a scenario key, a --software key and a log's environme
   CHECK(calibrate::environment_lines({"x", "export NCCL_BUFFSIZE=8388608", "NCCL INFO NCCL_BUFFSIZE set by environment to 1"}) ==
         "export NCCL_BUFFSIZE=8388608\nNCCL INFO NCCL_BUFFSIZE set by environment to 1\n");
 }
+
+TEST_CASE("a log's NCCL_BUFFSIZE outside 64KiB..1GiB is refused where the log is read, with its line")
+{
+  // parse_nccl_log checks it, so `collective --compare`, `calibrate fit` (as_run) and
+  // `expect --check` refuse it alike (they took any value before round 4 session 13).
+  const std::string table = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                            "     1048576        262144     float     sum      -1    100.0   10.49   19.66      0    100.0   10.49   19.66      0\n";
+  CHECK(calibrate::log_buffsize(calibrate::parse_nccl_log("ok.txt", "# NCCL_BUFFSIZE=8388608\n" + table))->n == 8 * MiB);
+  CHECK(calibrate::log_buffsize(calibrate::parse_nccl_log("edge.txt", "# NCCL_BUFFSIZE=65536\n" + table))->n == 64 * KiB);
+  CHECK_THROWS_WITH(calibrate::parse_nccl_log("small.txt", "# x\n# ENV: NCCL_BUFFSIZE=4096\n" + table),
+                    Catch::Contains("small.txt:2:") && Catch::Contains("NCCL_BUFFSIZE 4096") && Catch::Contains("64KiB..1GiB"));
+  CHECK_THROWS_WITH(calibrate::parse_nccl_log("info.txt", "h:1:1 [0] NCCL INFO NCCL_BUFFSIZE set by environment to 2147483648.\n" + table),
+                    Catch::Contains("info.txt:1:") && Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(calibrate::parse_nccl_log("huge.txt", "NCCL_BUFFSIZE=99999999999999999999999\n" + table),
+                    Catch::Contains("huge.txt:1:"));
+}
