@@ -25,6 +25,12 @@ constexpr Version kNcclTreeSimple4us{2, 18, 3};
 constexpr Version kNcclTreeSimple28usAgain{2, 19, 1};
 constexpr Version kNcclTreeSimple4usAgain{2, 23, 4};
 constexpr double kTreeSimpleChunkUs = 28.0;
+// "Inter-node rings still have to launch nsteps * net overhead" (tuning.cc from v2.18.1-1,
+// getNetOverhead): a ring step across nodes costs at least 1 us on Intel hosts, 2 on AMD (other
+// CPUs 1), three times that with Simple. And the ring's network steps for an all-reduce: 2 x nodes
+// before v2.23.4-1, 2 x (nodes - 1) from it (the boundaries a pass crosses).
+constexpr Version kNcclNetOverhead{2, 18, 1};
+constexpr Version kNcclRingInterSteps{2, 23, 4};
 
 bool tree_simple_28us(const Version& nccl)
 {
@@ -152,16 +158,19 @@ Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const 
   else if (inst.nccl >= kNcclReadsNetLatency && reported > 0)
     inter = reported;
   if (family == NcclFamily::nvls) return Time::from_us((topo.nodes() > 1 ? 18.0 : 25.0) + hops.inter * inter);
-  const double intra = chunk28 ? kTreeSimpleChunkUs : intra_us(family, p, topo);
+  double intra = chunk28 ? kTreeSimpleChunkUs : intra_us(family, p, topo);
+  if (family == NcclFamily::ring && topo.nodes() > 1 && inst.nccl >= kNcclNetOverhead)
+    intra = std::max(intra, (inst.cpu_vendor == CpuVendor::amd ? 2.0 : 1.0) * (p == Protocol::simple ? 3 : 1));
   return Time::from_us(kBaseLat[idx(family)][idx(p)] + hops.intra * intra + hops.inter * inter);
 }
 
-HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule)
+HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule, const Version& nccl)
 {
   if (family != NcclFamily::ring) return schedule;
   const bool one_pass = op == CollectiveOp::reduce_scatter || op == CollectiveOp::all_gather;
   const int steps = op == CollectiveOp::all_reduce ? 2 * (ranks - 1) : one_pass ? ranks - 1 : ranks;
-  const int inter = nodes <= 1 ? 0 : op == CollectiveOp::all_reduce ? 2 * nodes : one_pass ? nodes - 1 : nodes;
+  const int all_reduce = nccl >= kNcclRingInterSteps ? 2 * (nodes - 1) : 2 * nodes;
+  const int inter = nodes <= 1 ? 0 : op == CollectiveOp::all_reduce ? all_reduce : one_pass ? nodes - 1 : nodes;
   return HopCount{std::max(0, steps - inter), inter};
 }
 

@@ -63,12 +63,15 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
 // latency", charged whether or not the node flushes). A tree's Simple step is 28 us on every link
 // (NVLink, PCI, network hwLat) before NCCL 2.18.3 and from 2.19.1 to 2.22: NCCL's stand-in for the
 // whole chunk a Simple tree forwards at each hop; 4 us (NVLink) from 2.23.4, as in the price.
+// From 2.18.1 a ring's step across nodes costs at least NCCL's net overhead (1 us on Intel hosts,
+// 2 on AMD; x 3 with Simple: getNetOverhead).
 Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
 // The hops NCCL's estimate counts (tuning.cc nsteps, nInterSteps): a ring all-reduce takes
-// 2 x nodes of its 2(ranks-1) steps as network steps (a reduce-scatter or all-gather nodes-1 of
-// ranks-1; a broadcast nodes of ranks), where the schedule's own count (`schedule`, the price's)
-// is the 2(nodes-1) boundaries a pass crosses; trees and NVLS keep `schedule`.
-HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule);
+// 2 x nodes of its 2(ranks-1) steps as network steps before NCCL 2.23.4, 2 x (nodes-1) from it
+// (a reduce-scatter or all-gather nodes-1 of ranks-1; a broadcast nodes of ranks), where the
+// schedule's own count (`schedule`, the price's) is the 2(nodes-1) boundaries a pass crosses;
+// trees and NVLS keep `schedule`.
+HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule, const Version& nccl);
 
 // NCCL's two empirical refinements of its model (ncclTopoGetAlgoTime, tuning.cc 2.30):
 // - trees "are not perfectly sticking to the model for medium sizes": their all-reduce bandwidth

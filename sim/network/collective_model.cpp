@@ -164,7 +164,7 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
       price_bandwidth_us = std::max(bandwidth_us, raw_us + simple_tree_fill_us(raw_us, bytes, channels_, hops, topo_));
     }
     const CostTerms terms{algo::nccl_latency(a.nccl_family(), p, hops, topo_).us() * ring, price_bandwidth_us};
-    const algo::HopCount counted = algo::nccl_estimated_hops(a.nccl_family(), op, ranks, topo_.nodes(), hops);
+    const algo::HopCount counted = algo::nccl_estimated_hops(a.nccl_family(), op, ranks, topo_.nodes(), hops, topo_.instance().nccl);
     const double t = algo::nccl_estimated_latency(a.nccl_family(), p, counted, topo_).us() * ring + bandwidth_us;
     if (!out.protocol || t < best) {
       out.protocol = p;
