@@ -1,7 +1,10 @@
 // Shared test fixtures: the built-in catalog, parsed once per test process.
 #pragma once
 
+#include <stdexcept>
+
 #include "app/input/catalog_loader.hpp"
+#include "core/version.hpp"
 #include "sim/network/network.hpp"
 
 namespace ddpsim::test {
@@ -14,6 +17,14 @@ inline const app::Catalog& catalog()
 
 // A catalog instance by name (the test fails loudly on a typo: find() returns nullptr).
 inline const InstanceSpec& instance(const char* name) { return catalog().at(name); }
+
+// A release written as text ("2.18.1"); a typo throws.
+inline Version version(const char* text)
+{
+  Version out;
+  if (!parse_version(text, out)) throw std::invalid_argument(std::string("not a version: ") + text);
+  return out;
+}
 
 // A backend whose every collective takes `each`, one after another on one stream: for testing the
 // iteration's and the frameworks' bookkeeping without a network model.

@@ -92,7 +92,7 @@ TEST_CASE("auto picks only what NCCL runs, and a profile is applied in the sched
   }
 }
 
-TEST_CASE("a network efficiency above 1 fitted on two-node trees is capped at 1 on more nodes; a ring fit carries")
+TEST_CASE("a network efficiency above 1 fitted on two-node trees is capped at 1 on more nodes, a ring fit carries")
 {
   const InstanceSpec& inst = test::instance("p4d.24xlarge");
   Profile prof = default_profile(inst.name);

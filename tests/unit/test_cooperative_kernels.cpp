@@ -65,7 +65,7 @@ TEST_CASE("cooperative kernels: on by default for channels_last batch norm outsi
                     Catch::Contains("s.yaml:9:18: error: training.memory_format"));
 }
 
-TEST_CASE("the roofline's default carries its measured error as a band; a measured or stated compute does not")
+TEST_CASE("the roofline's default carries its measured error as a band, a measured or stated compute does not")
 {
   auto spec = [](const std::string& extra) {
     return app::parse_scenario("s.yaml",
@@ -87,13 +87,13 @@ TEST_CASE("the roofline's default carries its measured error as a band; a measur
   CHECK(one.step_band.p10 < 0.7 * one.step_time_s);
   CHECK(one.step_band.p90 > 1.5 * one.step_time_s);
   // A measured step or a stated efficiency: the roofline's band is gone; what is left is the
-  // one-node loss (test_node_loss.cpp), one-sided and within x1.15 (the catalog's latencies
-  // barely move a 1-node BERT).
+  // one-node loss (test_node_loss.cpp): two-sided since round 4 session 7 (its factor's p10-p90
+  // x0.933-1.072), so within x0.9-1.15 (the catalog's latencies barely move a 1-node BERT).
   for (const std::string extra : {"compute: {measured_step_s: 0.2}\n", "compute: {efficiency: 0.3}\n"}) {
     const ScenarioReport r = predict(spec(extra), RunOptions{}, kDefaultSamples);
     CHECK_FALSE(said(r));
     if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p90 < 1.15 * r.results[0].step_time_s);
-    if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p10 > 0.99 * r.results[0].step_time_s);
+    if (r.results[0].step_band.set) CHECK(r.results[0].step_band.p10 > 0.9 * r.results[0].step_time_s);
   }
   // The central value is the roofline's, with or without the band.
   CHECK(predict(spec(""), RunOptions{}, 0).results[0].step_time_s == one.step_time_s);

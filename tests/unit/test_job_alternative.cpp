@@ -97,7 +97,7 @@ TEST_CASE("plausible alternative: written to the job profile, read back, and the
   CHECK(noted);
 }
 
-TEST_CASE("job profile: alternative names are checked; a profile without provenance loads")
+TEST_CASE("job profile: alternative names are checked, a profile without provenance loads")
 {
   const std::string path = (std::filesystem::temp_directory_path() / "ddpsim_alternative_bad.yaml").string();
   const std::string head = "kind: ddpsim-job-profile\ncontext: {instance: p3.16xlarge, gpu: g, fabric: f, framework: lightning,"

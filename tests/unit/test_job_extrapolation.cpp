@@ -46,7 +46,7 @@ TEST_CASE("extrapolation error: the 2-node row predicted from the 1-node row wit
   CHECK(x.ln_sd_per_doubling == Approx(std::abs(e)).epsilon(1e-9));
 }
 
-TEST_CASE("extrapolation error: zero where the forward fit's model is the truth; none without a row above the smallest")
+TEST_CASE("extrapolation error: zero where the forward fit's model is the truth, none without a row above the smallest")
 {
   const sim::ScenarioSpec base = scenario();
   sim::ScenarioSpec truth = base;

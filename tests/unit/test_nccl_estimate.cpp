@@ -12,12 +12,7 @@ using ddpsim::test::instance;
 
 namespace {
 
-Version v(const char* s)
-{
-  Version out;
-  REQUIRE(parse_version(s, out));
-  return out;
-}
+Version v(const char* s) { return test::version(s); }
 
 // NCCL's estimate for a ring all-reduce of 16 ranks on `nodes` x 8 GPUs, in us.
 double ring_estimate_us(InstanceSpec inst, const char* nccl, CpuVendor cpu, Protocol p, int nodes)

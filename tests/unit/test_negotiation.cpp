@@ -37,7 +37,7 @@ TEST_CASE("negotiation: recursive doubling sends the whole buffer to one partner
     for (const algo::Flow& f : p.flows) CHECK(f.bytes.n == 1000);
 }
 
-TEST_CASE("negotiation: one AND per cycle; in-node rounds pay the TCP message, the network round its route")
+TEST_CASE("negotiation: one AND per cycle, in-node rounds pay the TCP message, the network round its route")
 {
   const InstanceSpec& inst = test::instance("p4d.24xlarge");  // 2 sockets, 8 GPUs
   const Time tcp = Time::from_us(20);

@@ -14,12 +14,7 @@ using ddpsim::test::instance;
 
 namespace {
 
-Version v(const char* s)
-{
-  Version out;
-  REQUIRE(parse_version(s, out));
-  return out;
-}
+Version v(const char* s) { return test::version(s); }
 
 bool crosses_cpu(const Topology& topo, const Route& r)
 {
@@ -63,7 +58,7 @@ TEST_CASE("transport: NCCL's sockets per connection, by version and NIC (net_soc
   CHECK(ec2_flow_limit(true).bytes_per_s == Approx(10e9 / 8));
 }
 
-TEST_CASE("transport: sockets on p3dn without aws-ofi-nccl, EFA with it; p3.16xlarge in a placement group")
+TEST_CASE("transport: sockets on p3dn without aws-ofi-nccl, EFA with it, p3.16xlarge in a placement group")
 {
   InstanceSpec p3dn = instance("p3dn.24xlarge");
   CHECK(p3dn.nic.flow_cap.bytes_per_s == 0);  // EFA/SRD: no per-flow cap
