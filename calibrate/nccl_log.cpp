@@ -230,12 +230,14 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
   log.environment = environment_lines(lines);
   // One range for NCCL_BUFFSIZE wherever it comes from (topology/transport.hpp nccl_buffsize_ok):
   // every command that prices a log (collective --compare, calibrate fit, expect --check) sees it.
-  for (std::size_t i = 0; i < lines.size(); ++i)
+  // environment_lines kept the lines that set it; only then look for them again, with their numbers.
+  const bool sets_buffsize = buffsize_setting(log.environment).has_value();
+  for (std::size_t i = 0; sets_buffsize && i < lines.size(); ++i)
     if (const auto digits = buffsize_setting(lines[i])) {
       const bool ok = digits->size() <= 19 && nccl_buffsize_ok(Bytes{std::stoull(*digits)});
       if (!ok)
         fail(file, static_cast<int>(i) + 1, static_cast<int>(lines[i].find(*digits, lines[i].find("NCCL_BUFFSIZE"))) + 1,
-             "NCCL_BUFFSIZE " + *digits + " is out of range 64KiB..1GiB (bytes)");
+             "NCCL_BUFFSIZE " + *digits + " is out of range " + kNcclBuffsizeRange + " (bytes)");
     }
   return log;
 }

@@ -34,6 +34,7 @@ struct SoftwareSpec {
 // NCCL_BUFFSIZE values ddpsim accepts, from a scenario, the command line or a log: 64 KiB to 1 GiB
 // (NCCL's default is 4 MiB, kNcclDefaultBuffsize; a buffer outside this is a typo, not a tuning).
 bool nccl_buffsize_ok(Bytes b);
+inline constexpr const char* kNcclBuffsizeRange = "64KiB..1GiB";  // as error messages say it
 
 struct TransportSpec {
   SoftwareSpec software;

@@ -30,7 +30,7 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
   if (auto v = r.bytes(n, "software", "nccl_buffsize", false)) {
     if (!nccl_buffsize_ok(*v))
-      r.error(n["nccl_buffsize"], "software.nccl_buffsize", "out of range 64KiB..1GiB (NCCL_BUFFSIZE, bytes)");
+      r.error(n["nccl_buffsize"], "software.nccl_buffsize", std::string("out of range ") + kNcclBuffsizeRange + " (NCCL_BUFFSIZE, bytes)");
     else
       t.software.nccl_buffsize = *v;
   }
@@ -73,7 +73,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       } catch (const std::exception& e) {
         bad(e.what());
       }
-      if (!nccl_buffsize_ok(b)) bad("out of range 64KiB..1GiB");
+      if (!nccl_buffsize_ok(b)) bad(std::string("out of range ") + kNcclBuffsizeRange);
       t.software.nccl_buffsize = b;
     } else {
       bad("unknown key (nccl, aws_ofi_nccl, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "

@@ -1,7 +1,6 @@
 #include "sim/network/tree_pipeline.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ddpsim::sim {
 namespace {
@@ -13,8 +12,6 @@ constexpr int kNcclSteps = 8;  // NCCL_STEPS (src/include/device.h)
 // < depth x 4 and > 64 KiB, < depth and > 32 KiB; depth = ranks per node - 1 + log2 nodes,
 // src/graph/connect.cc).
 constexpr Version kNcclWholeStepTreeChunk{2, 20, 3};
-
-}  // namespace
 
 // The chunk NCCL's Simple tree forwards: one step of NCCL_BUFFSIZE, halved for small messages
 // before 2.20.3 (above).
@@ -32,6 +29,8 @@ double simple_tree_chunk(Bytes bytes, int channels, const Topology& topo)
   while (per_chunk / chunk < depth && chunk > 32768) chunk /= 2;
   return chunk;
 }
+
+}  // namespace
 
 // The fill of a Simple tree over `hops`, where `raw_us` is the bandwidth term without
 // treeCorrectionFactor: each channel's share of `bytes` in chunks; the slowest hop takes its

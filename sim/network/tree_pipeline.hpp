@@ -15,10 +15,6 @@
 
 namespace ddpsim::sim {
 
-// The chunk NCCL's Simple tree forwards on `topo` for `bytes` over `channels`: one step of
-// NCCL_BUFFSIZE, halved for small messages before NCCL 2.20.3.
-double simple_tree_chunk(Bytes bytes, int channels, const Topology& topo);
-
 // The fill of a Simple tree over `hops`, where `raw_us` is the bandwidth term without
 // treeCorrectionFactor (tree_pipeline.cpp says how each hop is timed).
 double simple_tree_fill_us(double raw_us, Bytes bytes, int channels, algo::HopCount hops, const Topology& topo);
