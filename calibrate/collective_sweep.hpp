@@ -18,6 +18,7 @@ struct SweepRow {
   double time_us = 0, algbw = 0, busbw = 0;  // GB/s; 0 where nothing moves (one rank)
   std::string algorithm, protocol;           // protocol "-" for algorithms NCCL does not run
   double measured_us = 0, measured_busbw = 0;  // beside a log
+  bool launch_bound = false;  // beside a log: the time is the log's launch floor (launch_floor_us), not the collective
 };
 
 // nccl-tests' sizes: lo, lo x factor, ... up to hi.
@@ -29,7 +30,8 @@ std::vector<SweepRow> predict_sweep(const sim::CollectiveModel& model, sim::Netw
                                     int ranks, const std::vector<std::uint64_t>& sizes, const std::string& size_field);
 
 // Every row of `log` predicted, with its measured time and busbw; the log must have `ranks` ranks
-// (else a UserError at its first row).
+// (else a UserError at its first row). A row's time is at least the log's launch floor
+// (launch_floor_us: one host thread launching G GPUs), as the benchmark printed it.
 std::vector<SweepRow> compare_log(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
                                   int ranks, const NcclLog& log, const std::string& field);
 

@@ -132,8 +132,17 @@ std::vector<CheckRow> check_log(const ExpectBasis& basis, ExpectInput in, const 
   Expecter e(as_logged, in);
   header = e.header();
   std::vector<CheckRow> out;
+  // No row can beat the benchmark's launch floor (launch_floor_us): each percentile's busbw is capped
+  // by the floor's end of the same side (the fast end by the lowest per-call cost measured).
+  const double factor = bus_factor(parse_op(in.op), log.ranks);
   for (const LogRow& r : log.rows) {
     CheckRow c{e.at(nodes, r.bytes.n), r.busbw_GBps, r.line, "pass"};
+    if (launch_floor_us(log) > 0) {
+      const auto cap = [&](double per_call_us) { return r.bytes.as_double() / launch_floor_us(log, per_call_us) * 1e-3 * factor; };
+      c.expected.p10 = std::min(c.expected.p10, cap(kNcclHostCallHighUs));
+      c.expected.p50 = std::min(c.expected.p50, cap(kNcclHostCallUs));
+      c.expected.p90 = std::min(c.expected.p90, cap(kNcclHostCallLowUs));
+    }
     if (r.busbw_GBps + r.busbw_ulp < c.expected.p10) c.verdict = "slow";
     else if (r.busbw_GBps - r.busbw_ulp > c.expected.p90) c.verdict = "fast";
     header.rows.push_back(c.expected);

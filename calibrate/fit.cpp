@@ -1,6 +1,7 @@
 #include "calibrate/fit.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -161,7 +162,15 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
       choice.why += "; NCCL " + to_string(topo.instance().nccl) + " (the log's banner) decides which algorithms and protocols exist";
     prof.provenance.assumed.push_back(log.file + ": " + choice.why);
     const sim::CollectiveModel model(topo, o);  // catalog alone: the terms the fit works on
+    // Rows at the benchmark's launch floor time its host calls, not the collective: not fitted.
+    // (up to the high end of the floor's measured range).
+    const double floor = launch_floor_us(log, kNcclHostCallHighUs);
+    int at_floor = 0;
     for (const LogRow& row : log.rows) {
+      if (row.time_us < floor) {
+        ++at_floor;
+        continue;
+      }
       sim::PricedCollective c;
       try {
         c = model.price(algo::CollectiveOp::all_reduce, row.bytes);
@@ -170,6 +179,22 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
       }
       Point p{&log, &row, nodes, c.algorithm, c.protocol.value_or(algo::Protocol::simple), c.terms};
       (nodes > 1 ? network : intra).push_back(p);
+    }
+    if (at_floor == static_cast<int>(log.rows.size())) {
+      char msg[200];
+      std::snprintf(msg, sizeof msg,
+                    "every row is faster than %.1f us, the launch floor of %d GPU(s) per host thread: nothing the "
+                    "collective did is left to fit (are the times in microseconds?)",
+                    floor, log.gpus_per_thread);
+      throw UserError(SourceLocation{log.file, log.rows.front().line, 1}, "", msg);
+    }
+    if (at_floor > 0) {
+      char note[240];
+      std::snprintf(note, sizeof note,
+                    "%s: %d row(s) at the launch floor (below %.1f us: nGpus %d x up to %.2f us of NCCL host calls per "
+                    "iteration) not fitted",
+                    log.file.c_str(), at_floor, floor, log.gpus_per_thread, kNcclHostCallHighUs);
+      prof.provenance.assumed.push_back(note);
     }
     prof.provenance.inputs.push_back(log.file);
     if (!log.nccl_version.empty() && prof.provenance.nccl_version.find(log.nccl_version) == std::string::npos)
@@ -196,7 +221,9 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     sim::AnalyticalBackend idle(topo);
     for (const LogRow& row : logs[i].rows) {
       try {
-        predicted[&row] = sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle);
+        if (row.time_us < launch_floor_us(logs[i], kNcclHostCallHighUs)) continue;  // not fitted (above)
+        predicted[&row] = std::max(launch_floor_us(logs[i]),
+                                   sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
       } catch (const OverflowError& e) {
         throw UserError(SourceLocation{logs[i].file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
       }

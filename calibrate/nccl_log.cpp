@@ -178,6 +178,14 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
     const std::string t = trim(line);
     if (t.empty()) continue;
     if (t[0] == '#') {
+      static const std::regex gpus(R"(\bnGpus\s+([0-9]+))");
+      if (std::regex_search(t, m, gpus)) {
+        const std::string& g = m[1];
+        if (g.size() > 6 || std::stoi(g) < 1 || std::stoi(g) > kMaxLogRanks)
+          fail(file, lineno, static_cast<int>(lines[i].find(g, lines[i].find("nGpus"))) + 1,
+               "nGpus " + g + " is out of range 1.." + std::to_string(kMaxLogRanks));
+        log.gpus_per_thread = std::stoi(g);
+      }
       if (t.find("redop") != std::string::npos) with_root = t.find("root") != std::string::npos ? 1 : 0;
       static const std::regex avg(R"(Avg bus bandwidth\s*:\s*([0-9.eE+-]+))");
       if (std::regex_search(t, m, avg) && std::isfinite(number(m[1]))) log.avg_busbw_GBps = number(m[1]);
@@ -240,6 +248,11 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
              "NCCL_BUFFSIZE " + *digits + " is out of range " + kNcclBuffsizeRange + " (bytes)");
     }
   return log;
+}
+
+double launch_floor_us(const NcclLog& log, double per_call_us)
+{
+  return log.gpus_per_thread > 1 ? log.gpus_per_thread * per_call_us : 0.0;
 }
 
 NcclLog read_nccl_log(const std::string& file)

@@ -39,7 +39,28 @@ struct NcclLog {
   // The lines that set NCCL's choice (NCCL_ALGO=, NCCL_PROTO=, NCCL_TUNER_PLUGIN=, ...;
   // calibrate/log_env.hpp reads them), "" when the log names none.
   std::string environment;
+  // GPUs one host thread drove: nccl-tests' "# nThread T nGpus G" (-g G), or the "nGpus N" of
+  // ddpsim's own runner (calibrate/nccl_runner.cpp: one thread); 1 when the log does not say.
+  int gpus_per_thread = 1;
 };
+
+// NCCL's host cost of one collective call on one GPU: the per-iteration floor this project
+// measured on an H100 (validation/device/h100_20261125/h100_allreduce.nccl-tests.txt: NCCL 2.28.9,
+// one GPU, ncclGroupStart/ncclAllReduce/ncclGroupEnd in a loop): the median of its 8 B - 1 MiB
+// rows, and their range apart from one 12.6 us outlier. It agrees with the 4-6 us per CUDA launch
+// behind the training step's `overheads.collective_launch` (docs/model.md).
+inline constexpr double kNcclHostCallUs = 6.29;
+inline constexpr double kNcclHostCallLowUs = 5.96, kNcclHostCallHighUs = 7.82;
+
+// The least time per iteration a benchmark that drove `gpus_per_thread` GPUs from one host
+// thread can print (docs/calibration.md "One thread, several GPUs"): nccl-tests enqueues every
+// iteration without waiting (src/common.cu, the timing loop; startColl launches the thread's GPUs
+// one after another inside one group), so an iteration takes the longer of the thread's
+// G x kNcclHostCallUs of host calls and the collective itself. 0 for one GPU per thread (the
+// log does not say, or -g 1): one call's 6 us is below what any collective of several ranks takes,
+// so the floor never binds there and such logs are priced and fitted as before.
+// `per_call_us` is kNcclHostCallUs, or an end of its range.
+double launch_floor_us(const NcclLog& log, double per_call_us = kNcclHostCallUs);
 
 // Parses `text` (the content of `file`; `file` is used in messages only).
 NcclLog parse_nccl_log(const std::string& file, const std::string& text);

@@ -2,6 +2,7 @@
 // instance, with a fitted profile or the catalog alone. --format nccl-tests prints the columns of
 // all_reduce_perf so the prediction can be put next to a real log.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -100,6 +101,17 @@ std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptio
     busbw_sum += 2 * r.busbw;
   }
   out << "# Out of bounds values : N/A (predicted, not checked)\n";
+  const auto first_bound = std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; });
+  if (first_bound != rows.end()) {
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "# Launch floor         : %.1f us on %lld rows (NCCL's host calls per iteration, nGpus x %.2f us; "
+                  "docs/calibration.md)\n",
+                  first_bound->time_us,
+                  static_cast<long long>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; })),
+                  calibrate::kNcclHostCallUs);
+    out << note;
+  }
   char avg[96];
   std::snprintf(avg, sizeof avg, "# Avg bus bandwidth    : %g \n", rows.empty() ? 0.0 : busbw_sum / (2.0 * static_cast<double>(rows.size())));
   out << avg << "#\n";
@@ -194,6 +206,12 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
                    opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
     }
+    if (log && log->gpus_per_thread > 1)
+      std::fprintf(stderr,
+                   "ddpsim: note: %s ran one host thread per %d GPUs (nGpus %d): each iteration is at least %d x %.2f us of "
+                   "NCCL host calls (docs/calibration.md)\n",
+                   opt_.compare.c_str(), log->gpus_per_thread, log->gpus_per_thread, log->gpus_per_thread,
+                   calibrate::kNcclHostCallUs);
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
       apply_transport(spec, transport);
     const Topology topo(spec, opt_.nodes, gpn);
@@ -222,6 +240,7 @@ class CollectiveCommand final : public Command {
         if (r.measured_us > 0) {
           row["measured_time_us"] = r.measured_us;
           row["time_error"] = r.time_us / r.measured_us - 1;
+          row["launch_bound"] = r.launch_bound;
         }
         j["rows"].push_back(row);
       }

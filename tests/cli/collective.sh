@@ -34,6 +34,21 @@ grep -q 'efficiency: 1.0000' "$tmp/self.yaml" && say ok "self fit recovers effic
 # The fitted profile feeds collective.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --profile "$tmp/self.yaml" >/dev/null && say ok "profile used" || say fail "profile"
 
+# A log of one host thread driving 8 GPUs (nccl-tests -g 8): its rows are priced at the 8 host
+# calls' floor where the collective alone is faster; the table says so, and so does each JSON row.
+g8="$data/v100x8_cubemesh_1node_allreduce_g8_blog2019.txt"
+"$ddpsim" collective --instance dgx1-v100 --nodes 1 --profile none --compare "$g8" 2>"$tmp/g8.err" >"$tmp/g8.txt" &&
+  grep -q "one host thread per 8 GPUs" "$tmp/g8.err" && grep -q "^# Launch floor         : 50.3 us on 1[0-9] rows" "$tmp/g8.txt" &&
+  say ok "-g 8 log: note and the table's launch floor" || say fail "-g 8 log: $(cat "$tmp/g8.err")"
+"$ddpsim" collective --instance dgx1-v100 --nodes 1 --profile none --compare "$g8" --format json 2>/dev/null >"$tmp/g8.json"
+python3 - "$tmp/g8.json" <<'PY' && say ok "-g 8 log: JSON rows at the floor flagged, 8 B within 5% of its 48.5 us" || say fail "-g 8 JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+assert rows[0]["launch_bound"] and abs(rows[0]["time_us"] - 50.32) < 0.01 and abs(rows[0]["time_error"]) < 0.05, rows[0]
+assert not rows[-1]["launch_bound"], rows[-1]
+assert all(r["launch_bound"] == (abs(r["time_us"] - 50.32) < 0.01) for r in rows)
+PY
+
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
 head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"

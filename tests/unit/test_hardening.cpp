@@ -126,8 +126,8 @@ TEST_CASE("hardening: a fitted profile loads back, an absurd fit is refused with
   // Times that do not grow with size: no bandwidth can explain them.
   std::string flat = "#       size count type redop root time algbw busbw #wrong\n";
   for (std::uint64_t s = 1 << 20; s <= (1u << 26); s *= 2)
-    flat += std::to_string(s) + " " + std::to_string(s / 4) + " float sum -1 1.00 " + std::to_string(s / 1e3) + " " +
-            std::to_string(s / 1e3 * 1.75) + " 0\n";
+    flat += std::to_string(s) + " " + std::to_string(s / 4) + " float sum -1 1.00 " + std::to_string(static_cast<double>(s) / 1e3) + " " +
+            std::to_string(static_cast<double>(s) / 1e3 * 1.75) + " 0\n";
   const calibrate::NcclLog l = calibrate::parse_nccl_log("flat.txt", flat);
   const std::string err = user_error_of([&] { calibrate::fit_profile(test::instance("p4d.24xlarge"), {l}); });
   CHECK(err.find("flat.txt:2:1: error: ") == 0);
