@@ -41,6 +41,28 @@ std::vector<SweepRow> predict_sweep(const sim::CollectiveModel& model, sim::Netw
   return rows;
 }
 
+std::vector<CandidateRow> explain_sweep(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
+                                        const std::vector<std::uint64_t>& sizes, const std::string& size_field)
+{
+  std::vector<CandidateRow> rows;
+  for (std::uint64_t b : sizes) {
+    try {
+      const sim::PricedCollective run = model.price(op, Bytes{b});
+      const sim::CollectiveModel::Explanation why = model.explain(op, Bytes{b});
+      for (const sim::PricedCollective& c : why.candidates) {
+        CandidateRow r{b, std::string(c.algorithm->name()), c.protocol ? std::string(to_string(*c.protocol)) : "-",
+                       c.nccl_estimate_us, sim::time_alone_us(c, net), false, ""};
+        r.chosen = c.algorithm == run.algorithm && c.protocol == run.protocol;
+        if (r.chosen) r.chooser = why.chooser;
+        rows.push_back(std::move(r));
+      }
+    } catch (const OverflowError& e) {
+      throw UserError(SourceLocation{}, size_field, std::to_string(b) + " bytes: " + e.what());
+    }
+  }
+  return rows;
+}
+
 std::vector<SweepRow> compare_log(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
                                   int ranks, const NcclLog& log, const std::string& field)
 {

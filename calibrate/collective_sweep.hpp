@@ -29,6 +29,19 @@ std::vector<std::uint64_t> sweep_sizes(std::uint64_t lo, std::uint64_t hi, std::
 std::vector<SweepRow> predict_sweep(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
                                     int ranks, const std::vector<std::uint64_t>& sizes, const std::string& size_field);
 
+// `ddpsim collective --explain`: for each size, every (algorithm, protocol) the choice weighs, with
+// NCCL's own estimate (what it chooses by; 0 for algorithms NCCL does not run) and ddpsim's time
+// for it on `net`; `chosen` marks the one price() runs, whose row names who chose it.
+struct CandidateRow {
+  std::uint64_t bytes = 0;
+  std::string algorithm, protocol;
+  double nccl_estimate_us = 0, time_us = 0;
+  bool chosen = false;
+  std::string chooser;  // on the chosen row
+};
+std::vector<CandidateRow> explain_sweep(const sim::CollectiveModel& model, sim::NetworkBackend& net, algo::CollectiveOp op,
+                                        const std::vector<std::uint64_t>& sizes, const std::string& size_field);
+
 // Every row of `log` predicted, with its measured time and busbw; the log must have `ranks` ranks
 // (else a UserError at its first row). A row's time is at least the log's launch floor
 // (launch_floor_us: one host thread launching G GPUs), as the benchmark printed it.

@@ -11,6 +11,7 @@
 #include "app/input/catalog_loader.hpp"
 #include "app/cli/cli_names.hpp"
 #include "app/cli/commands.hpp"
+#include "app/output/explain_report.hpp"
 #include "app/output/output.hpp"
 #include "app/output/text_format.hpp"
 #include "app/input/profile_io.hpp"
@@ -45,6 +46,7 @@ struct CollectiveOptions {
   std::string engine = "analytical";
   std::string output;
   std::string compare;
+  bool explain = false;  // --explain: NCCL's candidates per size
   std::string software;  // --software (issue 18)
   std::string max_memory = "4GiB";
   double timeout_s = 0;
@@ -153,6 +155,10 @@ class CollectiveCommand final : public Command {
     cmd_->add_option("--compare", opt_.compare,
                      "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors (default: none)")
         ->check(CLI::ExistingFile);
+    cmd_->add_flag("--explain", opt_.explain,
+                   "For each size, every algorithm and protocol NCCL's choice weighs: NCCL's estimate, ddpsim's time, "
+                   "and who chose (aws-ofi-nccl's tuner, NCCL's model, NCCL_ALGO/NCCL_PROTO)")
+        ->excludes("--compare");
     cmd_->add_option("--max-memory", opt_.max_memory,
                      "Refuse clusters whose estimated memory exceeds this (docs/reliability.md)")
         ->capture_default_str();
@@ -219,6 +225,16 @@ class CollectiveCommand final : public Command {
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
     algo::parse_tuner(opt_.tuner, copt.tuner);
     const sim::CollectiveModel model(topo, copt);
+    if (opt_.explain) {
+      const std::string title = "ddpsim collective --explain: " + opt_.op + " on " + std::to_string(opt_.nodes) + " x " +
+                                opt_.instance + ", " + std::to_string(topo.gpu_count()) + " ranks, NCCL " +
+                                to_string(spec.nccl) + ", profile " + printable(prof_name);
+      write_output(opt_.output, explain_report(calibrate::explain_sweep(model, *net, op,
+                                                                       calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)),
+                                                                       "--max-bytes"),
+                                               opt_.format, title));
+      return 0;
+    }
     const std::vector<Row> rows =
         opt_.compare.empty()
             ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),

@@ -99,6 +99,15 @@ class CollectiveModel {
   // machine, or (nvls) is asked for a protocol it does not run.
   PricedCollective price(algo::CollectiveOp op, Bytes bytes) const;
 
+  // What price() weighs for (op, bytes), for `ddpsim collective --explain`: every (algorithm,
+  // protocol) pair it could run, each priced as price() would (profile applied) with NCCL's own
+  // estimate beside it, and who makes the choice (sim/network/collective_explain.cpp).
+  struct Explanation {
+    std::vector<PricedCollective> candidates;
+    std::string chooser;
+  };
+  Explanation explain(algo::CollectiveOp op, Bytes bytes) const;
+
   // The profile's scope for this topology (one node, or the network).
   const ScopeParams& scope() const { return options_.profile.scope(topo_.nodes()); }
   const Topology& topology() const { return topo_; }

@@ -49,6 +49,25 @@ assert not rows[-1]["launch_bound"], rows[-1]
 assert all(r["launch_bound"] == (abs(r["time_us"] - 50.32) < 0.01) for r in rows)
 PY
 
+# --explain: one chosen candidate per size, the smallest estimate where NCCL's estimate decides,
+# the tuner's pick on p5 beyond two nodes; not with --compare.
+"$ddpsim" collective --instance p5.48xlarge --nodes 8 --profile none -b 8 -e 8G -f 8 --explain --format json >"$tmp/ex.json" &&
+python3 - "$tmp/ex.json" <<'PY' && say ok "--explain: one choice per size, tuner or smallest estimate" || say fail "--explain JSON"
+import json, sys, collections
+by = collections.defaultdict(list)
+for c in json.load(open(sys.argv[1]))["candidates"]: by[c["bytes"]].append(c)
+assert len(by) == 11, len(by)
+who = set()
+for b, cs in by.items():
+    chosen = [c for c in cs if c["chosen"]]
+    assert len(chosen) == 1 and len(cs) >= 5, (b, cs)
+    who.add(chosen[0]["chosen_by"])
+    if chosen[0]["chosen_by"].startswith("NCCL's estimate"):
+        assert chosen[0]["nccl_estimate_us"] == min(c["nccl_estimate_us"] for c in cs), cs
+assert any(w.startswith("aws-ofi-nccl's tuner") for w in who), who
+PY
+check explain_compare 2 "excludes" "$ddpsim" collective --instance p5.48xlarge --nodes 2 --explain --compare "$g8"
+
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
 head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"
