@@ -9,7 +9,7 @@ namespace {
 
 std::string fmt(const char* f, double a, double b = 0)
 {
-  char buf[96];
+  char buf[256];  // the longest format here prints 98 bytes
   std::snprintf(buf, sizeof buf, f, a, b);
   return buf;
 }

@@ -41,6 +41,7 @@ struct TransportSpec {
   // EC2 cluster placement group (scenario key cluster.placement_group). Default false: EC2 places
   // instances in no placement group unless asked (EC2 User Guide, "Placement groups").
   bool placement_group = false;
+  bool nccl_stated = false;  // the input named software.nccl (else kDefaultNccl is an assumption)
 };
 
 // The first NCCL release that splits a socket connection over several threads and sockets and

@@ -131,6 +131,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   };
   const TransportSpec transport = read_transport(r, root);
   section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, transport, s.cluster); });
+  s.cluster.software_stated = transport.nccl_stated;
   section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
   section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });

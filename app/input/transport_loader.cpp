@@ -17,6 +17,7 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   r.allow_keys(n, "software", scenario_keys("software"));
   if (auto v = r.string(n, "software", "nccl", false); v && !parse_version(*v, t.software.nccl))
     r.error(n["nccl"], "software.nccl", "not a version (e.g. 2.4.8 or 2.21.5)");
+  else if (v) t.nccl_stated = true;
   if (auto v = r.string(n, "software", "aws_ofi_nccl", false)) {
     Version ignored;
     if (*v != "none" && !parse_version(*v, ignored))

@@ -35,6 +35,7 @@ struct ClusterSpec {
   std::vector<int> gpus_per_node_each;  // when not empty: one per entry of `nodes` (GPU-count scaling)
   FabricSpec fabric;
   Time startup{0};                // job start-up (provisioning, container, process group)
+  bool software_stated = false;   // the scenario names software.nccl (else the current stack is assumed)
 };
 
 struct TrainingSpec {

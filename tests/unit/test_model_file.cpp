@@ -116,7 +116,7 @@ TEST_CASE("flash attention drops the heads x seq^2 matrices, checkpointing keeps
   const MemoryBreakdown ckpt = memory(m, Precision::bf16, true, true);
   // What stays is mostly lm_head's: its logits (s x vocab) and the loss's fp32 copies beside them
   // (zoo_transformers.cpp, ~0.7 GB here), which no block checkpoint covers; about half of flash's.
-  CHECK(ckpt.activations.n < 0.55 * static_cast<double>(flash.activations.n));
+  CHECK(static_cast<double>(ckpt.activations.n) < 0.55 * static_cast<double>(flash.activations.n));
   CHECK(checkpoint_blocks(m)[0] == -1);  // wte
   CHECK(checkpoint_blocks(m)[2] == 0);   // h.0.ln_1
   const double block_in = s * h * 2;     // 2 B each

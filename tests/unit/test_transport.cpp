@@ -5,6 +5,7 @@
 
 #include "app/input/scenario_loader.hpp"
 #include "support.hpp"
+#include "sim/study/twin.hpp"
 #include "topology/routing.hpp"
 #include "topology/transport.hpp"
 
@@ -168,4 +169,21 @@ TEST_CASE("transport: aws-ofi-nccl sets NCCL_PROTO=simple on first-generation EF
   apply_transport(p4de, t);
   CHECK_FALSE(p4de.nccl_proto_simple);
   CHECK_FALSE(instance("p3.16xlarge").nccl_proto_simple);
+}
+
+TEST_CASE("transport: a TCP scenario that states no NCCL says which stack it was priced with")
+{
+  const auto note = [&](const std::string& instance, const std::string& nodes, const std::string& extra) {
+    const std::string text = "name: t\ncluster: {instance: " + instance + ", nodes: " + nodes + "}\nmodel: {preset: resnet50}\n" +
+                             "training: {framework: pytorch-ddp, batch_per_gpu: 32, samples: 1000}\n" + extra;
+    const sim::ScenarioReport rep = sim::predict(app::parse_scenario("s.yaml", text, catalog()));
+    for (const std::string& n : rep.notes)
+      if (n.rfind("software: not stated", 0) == 0) return n;
+    return std::string();
+  };
+  CHECK(note("p3.16xlarge", "[1, 2]", "").find("NCCL 2.21.5, whose socket transport gives a connection 16 TCP flow(s) of "
+                                               "at most 5 Gbps") != std::string::npos);
+  CHECK(note("p3.16xlarge", "[1, 2]", "software: {nccl: 2.21.5}\n").empty());  // stated, even as the default
+  CHECK(note("p3.16xlarge", "[1]", "").empty());                                // no TCP between nodes
+  CHECK(note("p4d.24xlarge", "[1, 2]", "").empty());                            // EFA: no flows to count
 }
