@@ -73,13 +73,13 @@ std::vector<SweepRow> compare_log(const sim::CollectiveModel& model, sim::Networ
   std::vector<std::uint64_t> sizes;
   for (const LogRow& r : log.rows) sizes.push_back(r.bytes.n);
   std::vector<SweepRow> rows = predict_sweep(model, net, op, ranks, sizes, field);
-  const double floor = launch_floor_us(log);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     SweepRow& r = rows[i];
     r.measured_us = log.rows[i].time_us, r.measured_busbw = log.rows[i].busbw_GBps;
-    if (r.time_us >= floor) continue;
-    r.time_us = floor, r.launch_bound = true;
-    r.algbw = static_cast<double>(r.bytes) / (floor * 1e-6) / 1e9, r.busbw = r.algbw * bus_factor(op, ranks);
+    const double printed = as_benchmarked_us(log, r.time_us);
+    if (printed == r.time_us) continue;
+    r.time_us = printed, r.launch_bound = true;
+    r.algbw = static_cast<double>(r.bytes) / (printed * 1e-6) / 1e9, r.busbw = r.algbw * bus_factor(op, ranks);
   }
   return rows;
 }

@@ -135,9 +135,10 @@ std::vector<CheckRow> check_log(const ExpectBasis& basis, ExpectInput in, const 
   // No row can beat the benchmark's launch floor (launch_floor_us): each percentile's busbw is capped
   // by the floor's end of the same side (the fast end by the lowest per-call cost measured).
   const double factor = bus_factor(parse_op(in.op), log.ranks);
+  const bool floored = launch_floor_us(log) > 0;
   for (const LogRow& r : log.rows) {
     CheckRow c{e.at(nodes, r.bytes.n), r.busbw_GBps, r.line, "pass"};
-    if (launch_floor_us(log) > 0) {
+    if (floored) {
       const auto cap = [&](double per_call_us) { return r.bytes.as_double() / launch_floor_us(log, per_call_us) * 1e-3 * factor; };
       c.expected.p10 = std::min(c.expected.p10, cap(kNcclHostCallHighUs));
       c.expected.p50 = std::min(c.expected.p50, cap(kNcclHostCallUs));

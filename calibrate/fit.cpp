@@ -1,7 +1,6 @@
 #include "calibrate/fit.hpp"
 
 #include <Eigen/Dense>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -163,11 +162,10 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     prof.provenance.assumed.push_back(log.file + ": " + choice.why);
     const sim::CollectiveModel model(topo, o);  // catalog alone: the terms the fit works on
     // Rows at the benchmark's launch floor time its host calls, not the collective: not fitted.
-    // (up to the high end of the floor's measured range).
     const double floor = launch_floor_us(log, kNcclHostCallHighUs);
     int at_floor = 0;
     for (const LogRow& row : log.rows) {
-      if (row.time_us < floor) {
+      if (at_launch_floor(log, row)) {
         ++at_floor;
         continue;
       }
@@ -221,9 +219,8 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     sim::AnalyticalBackend idle(topo);
     for (const LogRow& row : logs[i].rows) {
       try {
-        if (row.time_us < launch_floor_us(logs[i], kNcclHostCallHighUs)) continue;  // not fitted (above)
-        predicted[&row] = std::max(launch_floor_us(logs[i]),
-                                   sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
+        if (at_launch_floor(logs[i], row)) continue;  // not fitted (above)
+        predicted[&row] = as_benchmarked_us(logs[i], sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
       } catch (const OverflowError& e) {
         throw UserError(SourceLocation{logs[i].file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
       }

@@ -2,6 +2,7 @@
 
 #include "calibrate/log_env.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -180,11 +181,12 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
     if (t[0] == '#') {
       static const std::regex gpus(R"(\bnGpus\s+([0-9]+))");
       if (std::regex_search(t, m, gpus)) {
-        const std::string& g = m[1];
-        if (g.size() > 6 || std::stoi(g) < 1 || std::stoi(g) > kMaxLogRanks)
+        const std::string g = m[1];
+        const int count = g.size() > 6 ? 0 : std::stoi(g);  // more digits than any count we take
+        if (count < 1 || count > kMaxLogRanks)
           fail(file, lineno, static_cast<int>(lines[i].find(g, lines[i].find("nGpus"))) + 1,
                "nGpus " + g + " is out of range 1.." + std::to_string(kMaxLogRanks));
-        log.gpus_per_thread = std::stoi(g);
+        log.gpus_per_thread = count;
       }
       if (t.find("redop") != std::string::npos) with_root = t.find("root") != std::string::npos ? 1 : 0;
       static const std::regex avg(R"(Avg bus bandwidth\s*:\s*([0-9.eE+-]+))");
@@ -254,6 +256,10 @@ double launch_floor_us(const NcclLog& log, double per_call_us)
 {
   return log.gpus_per_thread > 1 ? log.gpus_per_thread * per_call_us : 0.0;
 }
+
+double as_benchmarked_us(const NcclLog& log, double collective_us) { return std::max(launch_floor_us(log), collective_us); }
+
+bool at_launch_floor(const NcclLog& log, const LogRow& row) { return row.time_us < launch_floor_us(log, kNcclHostCallHighUs); }
 
 NcclLog read_nccl_log(const std::string& file)
 {

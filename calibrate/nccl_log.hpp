@@ -61,6 +61,11 @@ inline constexpr double kNcclHostCallLowUs = 5.96, kNcclHostCallHighUs = 7.82;
 // so the floor never binds there and such logs are priced and fitted as before.
 // `per_call_us` is kNcclHostCallUs, or an end of its range.
 double launch_floor_us(const NcclLog& log, double per_call_us = kNcclHostCallUs);
+// What the benchmark prints for a collective that alone takes `collective_us`: at least the floor.
+double as_benchmarked_us(const NcclLog& log, double collective_us);
+// True when the row may time the host calls rather than the collective (below the floor's high
+// end): `calibrate fit` leaves such rows out.
+bool at_launch_floor(const NcclLog& log, const LogRow& row);
 
 // Parses `text` (the content of `file`; `file` is used in messages only).
 NcclLog parse_nccl_log(const std::string& file, const std::string& text);

@@ -103,15 +103,14 @@ std::string nccl_tests_table(const std::vector<Row>& rows, const CollectiveOptio
     busbw_sum += 2 * r.busbw;
   }
   out << "# Out of bounds values : N/A (predicted, not checked)\n";
-  const auto first_bound = std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; });
-  if (first_bound != rows.end()) {
+  const auto bound = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; });
+  if (bound > 0) {  // every such row is at the one floor
+    const double floor_us = std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; })->time_us;
     char note[200];
     std::snprintf(note, sizeof note,
                   "# Launch floor         : %.1f us on %lld rows (NCCL's host calls per iteration, nGpus x %.2f us; "
                   "docs/calibration.md)\n",
-                  first_bound->time_us,
-                  static_cast<long long>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; })),
-                  calibrate::kNcclHostCallUs);
+                  floor_us, static_cast<long long>(bound), calibrate::kNcclHostCallUs);
     out << note;
   }
   char avg[96];
