@@ -116,6 +116,9 @@ struct InstanceSpec {
   // chooses by, charges it per network hop (algorithms/nccl_tuning.hpp nccl_estimated_latency).
   // 0 for NCCL's own InfiniBand and socket transports. Not a price: the price takes nic.latency.
   Time nccl_net_latency{};
+  // The net plugin carries aws-ofi-nccl's region tuner (set by apply_transport; topology/transport.hpp
+  // kOfiRegionTuner): false where the nodes run an older plugin or none, so NCCL's own model chooses.
+  bool nccl_net_tuner = true;
   // NCCL_BUFFSIZE (scenario `software.nccl_buffsize`, set by apply_transport): the Simple protocol's
   // buffer per channel and peer, NCCL_STEPS = 8 steps of it; a tree forwards one step at a time
   // (sim/network/collective_model.cpp, the chunk fill).

@@ -11,6 +11,7 @@
 
 #include "core/version.hpp"
 #include "topology/instance.hpp"
+#include "topology/software_era.hpp"
 
 namespace ddpsim {
 
@@ -42,6 +43,9 @@ struct TransportSpec {
   // instances in no placement group unless asked (EC2 User Guide, "Placement groups").
   bool placement_group = false;
   bool nccl_stated = false;  // the input named software.nccl (else kDefaultNccl is an assumption)
+  bool aws_ofi_nccl_stated = false;  // the input named software.aws_ofi_nccl
+  // software.as_of: the stack of a date; it filled whichever of nccl and aws_ofi_nccl were not named.
+  std::optional<SoftwareAsOf> as_of;
 };
 
 // The first NCCL release that splits a socket connection over several threads and sockets and
@@ -70,6 +74,12 @@ inline constexpr Version kNcclReadsProto{2, 5, 6};
 // before v2.18.1 (2023-04-03) predate v1.6.0 (2023-04-21), so their era's plugin (taken as 1.5.0)
 // set no NCCL_PROTO; later ones get the current era's (DLAMI/DLC images of 2024-2025).
 inline constexpr Version kNcclOfOfi16Era{2, 18, 1};
+// aws-ofi-nccl's tuner as ddpsim models it (algorithms/aws_ofi_tuner.hpp, its region tables) is
+// built into the net plugin from v1.10.0-aws (2024-08-06; commit bacae0ce "tuner: replacing model
+// with regions-based tuner", src/Makefile.am libinternal_tuner_plugin). v1.8.0-v1.9.x shipped a
+// different, model-based tuner as its own library (libnccl-ofi-tuner.so) that NCCL loads only when
+// NCCL_TUNER_PLUGIN names it; before v1.8.0 there was none. Without it NCCL's own model chooses.
+inline constexpr Version kOfiRegionTuner{1, 10, 0};
 inline constexpr Version kDefaultAwsOfiNccl{1, 13, 2};
 // The aws-ofi-nccl release the nodes run: software.aws_ofi_nccl, or that of NCCL's era when unset.
 // {0,0,0} for "none".

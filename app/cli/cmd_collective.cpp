@@ -197,10 +197,10 @@ class CollectiveCommand final : public Command {
     if (!opt_.compare.empty()) log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
     // A log that prints NCCL's banner ran that release: which algorithms and protocols exist
     // follows it (CollectiveModel nccl_runs) unless --software names another.
-    const bool names_nccl = (',' + opt_.software).find(",nccl=") != std::string::npos;
     TransportSpec transport = opt_.software.empty() ? TransportSpec{} : parse_transport_option("--software", opt_.software);
-    if (Version v; log && !names_nccl && parse_version(log->nccl_version, v)) {
+    if (Version v; log && !transport.nccl_stated && parse_version(log->nccl_version, v)) {
       transport.software.nccl = v;
+      transport.nccl_stated = true;  // by the log: software.as_of no longer decides it
       std::fprintf(stderr, "ddpsim: note: %s ran NCCL %s: priced with what that release runs (--software nccl=... to override)\n",
                    opt_.compare.c_str(), log->nccl_version.c_str());
     }
@@ -211,6 +211,7 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
                    opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
     }
+    if (const std::string note = as_of_note(transport); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)
       std::fprintf(stderr,
                    "ddpsim: note: %s ran one host thread per %d GPUs (nGpus %d): each iteration is at least %d x %.2f us of "

@@ -23,7 +23,14 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
     if (*v != "none" && !parse_version(*v, ignored))
       r.error(n["aws_ofi_nccl"], "software.aws_ofi_nccl", "not a version (e.g. 1.9.1) or none");
     else
-      t.software.aws_ofi_nccl = *v;
+      t.software.aws_ofi_nccl = *v, t.aws_ofi_nccl_stated = true;
+  }
+  if (auto v = r.string(n, "software", "as_of", false)) {
+    Date d;
+    if (!parse_date(*v, d))
+      r.error(n["as_of"], "software.as_of", "not a date (YYYY-MM or YYYY-MM-DD, e.g. 2019-06 or 2019-06-25)");
+    else
+      apply_as_of(t, d);
   }
   if (auto v = r.string(n, "software", "efa_installer", false)) t.software.efa_installer = *v;
   if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
@@ -38,21 +45,59 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   return t;
 }
 
+void apply_as_of(TransportSpec& t, Date d)
+{
+  t.as_of = software_as_of(d);
+  if (!t.nccl_stated) t.software.nccl = t.as_of->nccl;
+  if (!t.aws_ofi_nccl_stated) t.software.aws_ofi_nccl = t.as_of->aws_ofi_nccl;
+}
+
+std::string as_of_note(const TransportSpec& t)
+{
+  if (!t.as_of) return "";
+  const SoftwareAsOf& a = *t.as_of;
+  std::string note = "software: as of " + to_string(a.date) + ": ";
+  if (t.nccl_stated)
+    note += "NCCL " + to_string(t.software.nccl) + " (named)";
+  else if (a.nccl_before_source)
+    note += "NCCL 2.3.5, the first release with public source (2018-09-25), for the binary 2.0-2.2 of that date (rings, one TCP "
+            "socket per connection)";
+  else
+    note += "NCCL " + to_string(a.nccl) + ", its newest release by then";
+  if (t.aws_ofi_nccl_stated)
+    note += ", aws-ofi-nccl " + t.software.aws_ofi_nccl + " (named)";
+  else if (a.aws_ofi_nccl == "none")
+    note += ", no aws-ofi-nccl (its first release is v0.9, 2018-11-26: NCCL's sockets on EFA too)";
+  else
+    note += ", aws-ofi-nccl " + a.aws_ofi_nccl;
+  note += std::string(", Horovod's ") + (a.horovod_pre_2020 ? "pre-2020" : "post-2020") +
+          " defaults unless training.horovod.defaults names them; images lag releases, so name a stack you know "
+          "(docs/scenario.md `software`)";
+  return note;
+}
+
 TransportSpec parse_transport_option(const std::string& option, const std::string& text)
 {
   TransportSpec t;
   std::istringstream in(text);
   std::string item;
+  std::optional<Date> as_of;
   while (std::getline(in, item, ',')) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
     auto bad = [&](const std::string& why) { throw UserError(SourceLocation{}, option, "\"" + item + "\": " + why); };
     if (key == "nccl") {
       if (!parse_version(value, t.software.nccl)) bad("not a version");
+      t.nccl_stated = true;
     } else if (key == "aws_ofi_nccl") {
       Version ignored;
       if (value != "none" && !parse_version(value, ignored)) bad("not a version or none");
       t.software.aws_ofi_nccl = value;
+      t.aws_ofi_nccl_stated = true;
+    } else if (key == "as_of") {
+      Date d;
+      if (!parse_date(value, d)) bad("not a date (YYYY-MM or YYYY-MM-DD)");
+      as_of = d;
     } else if (key == "placement_group") {
       if (value != "true" && value != "false") bad("true or false");
       t.placement_group = value == "true";
@@ -77,10 +122,11 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       if (!nccl_buffsize_ok(b)) bad(std::string("out of range ") + kNcclBuffsizeRange);
       t.software.nccl_buffsize = b;
     } else {
-      bad("unknown key (nccl, aws_ofi_nccl, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
+      bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
           "nccl_buffsize)");
     }
   }
+  if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl or aws_ofi_nccl wins wherever it stands
   return t;
 }
 

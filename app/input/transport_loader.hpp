@@ -3,6 +3,8 @@
 // transport (topology/transport.hpp) is derived before `cluster.overrides` apply.
 #pragma once
 
+#include <string>
+
 #include <yaml-cpp/yaml.h>
 
 #include "app/input/yaml_reader.hpp"
@@ -11,6 +13,12 @@
 namespace ddpsim::app {
 
 TransportSpec read_transport(Reader& r, const YAML::Node& root);
+
+// software.as_of: fills whichever of NCCL and aws-ofi-nccl `t` does not name with the stack of `d`
+// (topology/software_era.hpp).
+void apply_as_of(TransportSpec& t, Date d);
+// What software.as_of resolved to, as a report note; "" without it.
+std::string as_of_note(const TransportSpec& t);
 
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.

@@ -196,6 +196,7 @@ std::optional<algo::TunerChoice> CollectiveModel::plugin_choice(algo::Collective
 {
   if (!options_.nccl || options_.tuner != algo::Tuner::aws_ofi) return std::nullopt;
   if (topo_.instance().nccl < algo::kNcclLoadsNetPluginTuner) return std::nullopt;  // no tuner loaded
+  if (!topo_.instance().nccl_net_tuner) return std::nullopt;  // a plugin without the region tuner, or none
   const auto allowed = [&](const algo::TunerChoice& c) {
     if (options_.protocol && *options_.protocol != c.protocol) return false;
     const algo::Algorithm& a = algo::Registry::instance().get(std::string(c.algorithm));

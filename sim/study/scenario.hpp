@@ -35,7 +35,8 @@ struct ClusterSpec {
   std::vector<int> gpus_per_node_each;  // when not empty: one per entry of `nodes` (GPU-count scaling)
   FabricSpec fabric;
   Time startup{0};                // job start-up (provisioning, container, process group)
-  bool software_stated = false;   // the scenario names software.nccl (else the current stack is assumed)
+  bool software_stated = false;   // the scenario names software.nccl or software.as_of (else the current stack is assumed)
+  std::string software_note;      // what software.as_of resolved to (app/input as_of_note); "" without it
 };
 
 struct TrainingSpec {

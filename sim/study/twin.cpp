@@ -189,8 +189,9 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
       std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))
     notes.push_back("software: not stated: priced with NCCL " + to_string(inst.nccl) + ", whose socket transport gives a connection " +
                     std::to_string(inst.nic.flows_per_connection) + " TCP flow(s) of at most " + fmt("%.0f", inst.nic.flow_cap.bytes_per_s * 8 / 1e9) +
-                    " Gbps each on " + inst.name + "; NCCL before 2.4.8 opened one: set software.nccl for an older stack "
-                    "(docs/model.md \"Transports\")");
+                    " Gbps each on " + inst.name + "; NCCL before 2.4.8 opened one: set software.nccl, or software.as_of (the stack "
+                    "of a date), for an older stack (docs/model.md \"Transports\")");
+  if (!loaded.cluster.software_note.empty()) notes.push_back(loaded.cluster.software_note);
   add_traced(loaded, u, notes);  // issue 19
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
   const bool node_loss = add_node_loss(loaded, u);       // issue 18

@@ -66,6 +66,13 @@ for b, cs in by.items():
         assert chosen[0]["nccl_estimate_us"] == min(c["nccl_estimate_us"] for c in cs), cs
 assert any(w.startswith("aws-ofi-nccl's tuner") for w in who), who
 PY
+# software.as_of on the command line: the stack of a date, said on stderr; a 2024-06 stack has no
+# region tuner (aws-ofi-nccl 1.9.1), so NCCL's own estimate chooses on p5 at 4 nodes.
+err=$("$ddpsim" collective --instance p5.48xlarge --nodes 4 -b 256M -e 256M --software as_of=2024-06 --explain 2>&1 >"$tmp/asof.txt")
+[[ "$err" == *"as of 2024-06-01: NCCL 2.21.5"*"aws-ofi-nccl 1.9.1"* ]] && grep -q "NCCL's estimate" "$tmp/asof.txt" &&
+  ! grep -q "tuner plugin" "$tmp/asof.txt" && say ok "--software as_of: noted, and no region tuner before aws-ofi-nccl 1.10" ||
+  say fail "--software as_of: $err"
+check bad_as_of 2 "not a date" "$ddpsim" collective --instance p5.48xlarge --software as_of=2024
 check explain_compare 2 "excludes" "$ddpsim" collective --instance p5.48xlarge --nodes 2 --explain --compare "$g8"
 
 # Bad logs: exit 2, one line, existing output untouched.

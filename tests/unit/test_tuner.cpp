@@ -10,6 +10,7 @@
 #include "calibrate/log_env.hpp"
 #include "calibrate/plausibility.hpp"
 #include "sim/network/collective_model.hpp"
+#include "topology/transport.hpp"
 
 using namespace ddpsim;
 
@@ -84,6 +85,27 @@ TEST_CASE("aws-ofi tuner: the CollectiveModel follows it above 2 nodes and only 
   ring.algorithm = "ring";
   CHECK(sim::CollectiveModel(topo, ring).price(algo::CollectiveOp::all_reduce, Bytes{256 * MiB}).protocol ==
         algo::Protocol::ll128);
+}
+
+TEST_CASE("aws-ofi tuner: only a plugin that carries the region tuner (v1.10.0 on) chooses", "[tuner]")
+{
+  // p5 at 4 nodes, 256 MiB: the region tuner picks ring LL128 (above); aws-ofi-nccl 1.9.x shipped a
+  // model-based tuner as its own library that NCCL loads only when NCCL_TUNER_PLUGIN names it.
+  const auto priced = [](const std::string& ofi) {
+    InstanceSpec p5 = test::instance("p5.48xlarge");
+    TransportSpec t;
+    t.software.aws_ofi_nccl = ofi;
+    apply_transport(p5, t);
+    const Topology topo(p5, 4, 8);
+    return std::pair{p5.nccl_net_tuner, sim::CollectiveModel(topo, {}).price(algo::CollectiveOp::all_reduce, Bytes{256 * MiB})};
+  };
+  const auto [tuner_new, with] = priced("1.10.0");
+  const auto [tuner_old, without] = priced("1.9.1");
+  CHECK(tuner_new);
+  CHECK_FALSE(tuner_old);
+  CHECK(with.algorithm->name() == "ring");
+  CHECK(without.algorithm->name() == "nvls");  // NCCL's model, as with tuner: nccl
+  CHECK_FALSE(priced("none").first);           // no plugin at all: sockets
 }
 
 TEST_CASE("calibrate fit: the log's environment sets the choice it assumes", "[tuner]")

@@ -1,0 +1,196 @@
+#include "topology/software_era.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdio>
+
+namespace ddpsim {
+
+bool parse_date(std::string_view text, Date& out)
+{
+  // YYYY-MM or YYYY-MM-DD, digits only.
+  auto number = [&](std::size_t at, std::size_t len, int& v) {
+    if (at + len > text.size()) return false;
+    const char* first = text.data() + at;
+    auto [end, ec] = std::from_chars(first, first + len, v);
+    return ec == std::errc{} && end == first + len;
+  };
+  Date d;
+  d.day = 1;
+  if (text.size() != 7 && text.size() != 10) return false;
+  if (!number(0, 4, d.year) || text[4] != '-' || !number(5, 2, d.month)) return false;
+  if (text.size() == 10 && (text[7] != '-' || !number(8, 2, d.day))) return false;
+  static constexpr std::array<int, 12> days{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (d.year < 2000 || d.year > 2100 || d.month < 1 || d.month > 12 || d.day < 1 || d.day > days[d.month - 1]) return false;
+  const bool leap = (d.year % 4 == 0 && d.year % 100 != 0) || d.year % 400 == 0;
+  if (d.month == 2 && d.day == 29 && !leap) return false;
+  out = d;
+  return true;
+}
+
+std::string to_string(const Date& d)
+{
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year, d.month, d.day);
+  return buf;
+}
+
+// git for-each-ref --sort=creatordate refs/tags in a mirror of github.com/NVIDIA/nccl (read
+// 2026-11-29): every vMAJOR.MINOR.PATCH-N tag with the date git gives it (v2.5.6-2, a re-tag of
+// v2.5.6, left out; v2.18.6-1, a fix of 2.18 tagged after v2.19.3-1, is kept: the newest
+// version on a date wins, release_as_of).
+static constexpr std::array kNccl{
+    Release{{2, 3, 5}, {2018, 9, 25}},  // v2.3.5-5
+    Release{{2, 3, 7}, {2018, 10, 24}},  // v2.3.7-1
+    Release{{2, 4, 2}, {2019, 1, 29}},  // v2.4.2-1
+    Release{{2, 4, 6}, {2019, 4, 5}},  // v2.4.6-1
+    Release{{2, 4, 7}, {2019, 5, 10}},  // v2.4.7-1
+    Release{{2, 4, 8}, {2019, 6, 25}},  // v2.4.8-1
+    Release{{2, 5, 6}, {2019, 11, 19}},  // v2.5.6-1
+    Release{{2, 5, 7}, {2020, 1, 16}},  // v2.5.7-1
+    Release{{2, 6, 4}, {2020, 3, 20}},  // v2.6.4-1
+    Release{{2, 7, 3}, {2020, 6, 8}},  // v2.7.3-1
+    Release{{2, 7, 5}, {2020, 6, 26}},  // v2.7.5-1
+    Release{{2, 7, 6}, {2020, 6, 26}},  // v2.7.6-1
+    Release{{2, 7, 8}, {2020, 7, 27}},  // v2.7.8-1
+    Release{{2, 8, 3}, {2020, 11, 17}},  // v2.8.3-1
+    Release{{2, 8, 4}, {2021, 2, 9}},  // v2.8.4-1
+    Release{{2, 9, 6}, {2021, 4, 12}},  // v2.9.6-1
+    Release{{2, 9, 8}, {2021, 5, 10}},  // v2.9.8-1
+    Release{{2, 9, 9}, {2021, 5, 12}},  // v2.9.9-1
+    Release{{2, 10, 3}, {2021, 7, 8}},  // v2.10.3-1
+    Release{{2, 11, 4}, {2021, 9, 8}},  // v2.11.4-1
+    Release{{2, 12, 7}, {2022, 3, 2}},  // v2.12.7-1
+    Release{{2, 12, 10}, {2022, 3, 30}},  // v2.12.10-1
+    Release{{2, 12, 12}, {2022, 5, 13}},  // v2.12.12-1
+    Release{{2, 13, 4}, {2022, 7, 11}},  // v2.13.4-1
+    Release{{2, 14, 3}, {2022, 8, 18}},  // v2.14.3-1
+    Release{{2, 15, 1}, {2022, 9, 27}},  // v2.15.1-1
+    Release{{2, 15, 5}, {2022, 10, 25}},  // v2.15.5-1
+    Release{{2, 16, 2}, {2022, 11, 30}},  // v2.16.2-1
+    Release{{2, 16, 5}, {2023, 2, 2}},  // v2.16.5-1
+    Release{{2, 17, 1}, {2023, 3, 1}},  // v2.17.1-1
+    Release{{2, 18, 1}, {2023, 4, 18}},  // v2.18.1-1
+    Release{{2, 18, 3}, {2023, 6, 14}},  // v2.18.3-1
+    Release{{2, 18, 5}, {2023, 8, 23}},  // v2.18.5-1
+    Release{{2, 19, 1}, {2023, 9, 26}},  // v2.19.1-1
+    Release{{2, 19, 3}, {2023, 9, 26}},  // v2.19.3-1
+    Release{{2, 18, 6}, {2023, 10, 10}},  // v2.18.6-1
+    Release{{2, 19, 4}, {2023, 11, 13}},  // v2.19.4-1
+    Release{{2, 20, 3}, {2024, 2, 13}},  // v2.20.3-1
+    Release{{2, 20, 5}, {2024, 2, 26}},  // v2.20.5-1
+    Release{{2, 21, 5}, {2024, 4, 2}},  // v2.21.5-1
+    Release{{2, 22, 3}, {2024, 6, 19}},  // v2.22.3-1
+    Release{{2, 23, 4}, {2024, 9, 16}},  // v2.23.4-1
+    Release{{2, 24, 3}, {2025, 1, 7}},  // v2.24.3-1
+    Release{{2, 25, 1}, {2025, 1, 27}},  // v2.25.1-1
+    Release{{2, 26, 2}, {2025, 3, 12}},  // v2.26.2-1
+    Release{{2, 26, 3}, {2025, 4, 22}},  // v2.26.3-1
+    Release{{2, 26, 5}, {2025, 4, 22}},  // v2.26.5-1
+    Release{{2, 26, 6}, {2025, 5, 20}},  // v2.26.6-1
+    Release{{2, 27, 3}, {2025, 5, 29}},  // v2.27.3-1
+    Release{{2, 27, 5}, {2025, 6, 18}},  // v2.27.5-1
+    Release{{2, 27, 6}, {2025, 7, 11}},  // v2.27.6-1
+    Release{{2, 27, 7}, {2025, 7, 24}},  // v2.27.7-1
+    Release{{2, 28, 3}, {2025, 9, 2}},  // v2.28.3-1
+    Release{{2, 28, 7}, {2025, 10, 17}},  // v2.28.7-1
+    Release{{2, 28, 9}, {2025, 11, 10}},  // v2.28.9-1
+    Release{{2, 29, 2}, {2025, 12, 24}},  // v2.29.2-1
+    Release{{2, 29, 3}, {2026, 2, 3}},  // v2.29.3-1
+    Release{{2, 29, 7}, {2026, 2, 27}},  // v2.29.7-1
+    Release{{2, 30, 3}, {2026, 4, 14}},  // v2.30.3-1
+    Release{{2, 30, 4}, {2026, 4, 22}},  // v2.30.4-1
+    Release{{2, 30, 7}, {2026, 6, 4}},  // v2.30.7-1
+};
+
+// The same for github.com/aws/aws-ofi-nccl (release candidates left out; a version tagged both
+// vX and vX-aws appears once, at its first tag).
+static constexpr std::array kAwsOfiNccl{
+    Release{{0, 9, 0}, {2018, 11, 26}},  // v0.9
+    Release{{0, 9, 1}, {2019, 1, 22}},  // v0.9.1
+    Release{{0, 9, 2}, {2019, 2, 22}},  // v0.9.2
+    Release{{1, 0, 0}, {2020, 1, 10}},  // v1.0.0
+    Release{{1, 0, 1}, {2020, 5, 29}},  // v1.0.1
+    Release{{1, 1, 0}, {2020, 8, 21}},  // v1.1.0
+    Release{{1, 1, 1}, {2020, 11, 2}},  // v1.1.1
+    Release{{1, 1, 2}, {2021, 4, 14}},  // v1.1.2
+    Release{{1, 1, 3}, {2021, 6, 20}},  // v1.1.3-aws
+    Release{{1, 1, 4}, {2021, 10, 22}},  // v1.1.4-aws
+    Release{{1, 1, 5}, {2022, 2, 3}},  // v1.1.5-aws
+    Release{{1, 2, 0}, {2022, 3, 10}},  // v1.2.0-aws
+    Release{{1, 3, 0}, {2022, 5, 12}},  // v1.3.0-aws
+    Release{{1, 4, 0}, {2022, 7, 13}},  // v1.4.0
+    Release{{1, 5, 0}, {2023, 1, 26}},  // v1.5.0-aws
+    Release{{1, 6, 0}, {2023, 4, 21}},  // v1.6.0
+    Release{{1, 7, 0}, {2023, 7, 25}},  // v1.7.0-aws
+    Release{{1, 7, 1}, {2023, 7, 29}},  // v1.7.1-aws
+    Release{{1, 7, 2}, {2023, 8, 25}},  // v1.7.2-aws
+    Release{{1, 7, 3}, {2023, 10, 5}},  // v1.7.3-aws
+    Release{{1, 7, 4}, {2023, 12, 4}},  // v1.7.4-aws
+    Release{{1, 8, 0}, {2024, 2, 19}},  // v1.8.0-aws
+    Release{{1, 8, 1}, {2024, 2, 25}},  // v1.8.1-aws
+    Release{{1, 9, 0}, {2024, 4, 5}},  // v1.9.0-aws
+    Release{{1, 9, 1}, {2024, 4, 15}},  // v1.9.1-aws
+    Release{{1, 9, 2}, {2024, 6, 17}},  // v1.9.2-aws
+    Release{{1, 10, 0}, {2024, 8, 6}},  // v1.10.0-aws
+    Release{{1, 11, 0}, {2024, 8, 19}},  // v1.11.0-aws
+    Release{{1, 12, 0}, {2024, 10, 8}},  // v1.12.0-aws
+    Release{{1, 12, 1}, {2024, 10, 23}},  // v1.12.1-aws
+    Release{{1, 11, 1}, {2024, 10, 23}},  // v1.11.1-aws
+    Release{{1, 13, 0}, {2024, 11, 18}},  // v1.13.0-aws
+    Release{{1, 13, 1}, {2024, 11, 26}},  // v1.13.1-aws
+    Release{{1, 13, 2}, {2024, 12, 11}},  // v1.13.2-aws
+    Release{{1, 14, 0}, {2025, 3, 14}},  // v1.14.0
+    Release{{1, 14, 1}, {2025, 4, 7}},  // v1.14.1
+    Release{{1, 14, 2}, {2025, 4, 26}},  // v1.14.2
+    Release{{1, 15, 0}, {2025, 6, 4}},  // v1.15.0
+    Release{{1, 16, 0}, {2025, 6, 27}},  // v1.16.0
+    Release{{1, 16, 1}, {2025, 7, 22}},  // v1.16.1
+    Release{{1, 16, 2}, {2025, 7, 25}},  // v1.16.2
+    Release{{1, 16, 3}, {2025, 8, 12}},  // v1.16.3
+    Release{{1, 17, 0}, {2025, 9, 30}},  // v1.17.0
+    Release{{1, 17, 1}, {2025, 10, 25}},  // v1.17.1
+    Release{{1, 17, 2}, {2025, 11, 13}},  // v1.17.2
+    Release{{1, 17, 3}, {2026, 1, 14}},  // v1.17.3
+    Release{{1, 18, 0}, {2026, 1, 21}},  // v1.18.0
+    Release{{1, 19, 0}, {2026, 4, 10}},  // v1.19.0
+    Release{{1, 19, 1}, {2026, 5, 5}},  // v1.19.1
+    Release{{1, 19, 2}, {2026, 5, 15}},  // v1.19.2
+    Release{{1, 20, 0}, {2026, 6, 24}},  // v1.20.0
+    Release{{1, 21, 0}, {2026, 8, 17}},  // v1.21.0
+    Release{{1, 21, 1}, {2026, 8, 19}},  // v1.21.1
+};
+
+std::span<const Release> nccl_releases() { return kNccl; }
+std::span<const Release> aws_ofi_nccl_releases() { return kAwsOfiNccl; }
+
+std::optional<Release> release_as_of(std::span<const Release> releases, Date d)
+{
+  std::optional<Release> best;
+  for (const Release& r : releases)
+    if (r.tagged <= d && (!best || best->version < r.version)) best = r;
+  return best;
+}
+
+SoftwareAsOf software_as_of(Date d)
+{
+  SoftwareAsOf s;
+  s.date = d;
+  // Before NCCL 2's first public source (v2.3.5-5): the binary releases 2.0-2.2 ran rings only
+  // with one TCP socket per connection, as 2.3.5 does (an assumption: their source is not public),
+  // so 2.3.5 prices them.
+  if (auto r = release_as_of(nccl_releases(), d)) {
+    s.nccl = r->version;
+  } else {
+    s.nccl = nccl_releases().front().version;
+    s.nccl_before_source = true;
+  }
+  // Before aws-ofi-nccl's first release no plugin existed: NCCL ran its socket transport.
+  if (auto r = release_as_of(aws_ofi_nccl_releases(), d)) s.aws_ofi_nccl = to_string(r->version);
+  else s.aws_ofi_nccl = "none";
+  s.horovod_pre_2020 = d < kHorovodFastCycle;
+  return s;
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,58 @@
+// The software stack a date implies (scenario key `software.as_of`, docs/scenario.md; issue 18
+// item 1, "documented defaults by era"): for a measurement whose date is known and whose stack is
+// not, each component is the newest release tagged on or before that date. Every price that
+// depends on a release (topology/transport.hpp, the algorithms NCCL has, Horovod's defaults) then
+// follows from it. A date is an upper bound: images lag releases (an AMI or container of a month
+// may ship a release of months before), so a stack that is known should be named instead.
+#pragma once
+
+#include <compare>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/version.hpp"
+
+namespace ddpsim {
+
+struct Date {
+  int year = 0, month = 0, day = 0;
+  friend auto operator<=>(const Date&, const Date&) = default;
+};
+
+// "2019-06-25", or "2019-06" (read as the month's first day: what was released before it began).
+// Years 2000-2100. False (and `out` untouched) for anything else.
+bool parse_date(std::string_view text, Date& out);
+std::string to_string(const Date& d);  // "2019-06-25"
+
+struct Release {
+  Version version;
+  Date tagged;  // the date of the release's tag in its public repository
+};
+
+// NVIDIA/nccl's release tags (v2.3.5-5 .. v2.30.7-1), in tag order. NCCL 2's source went public
+// at v2.3.5 (2018-09-25); NCCL 2.0-2.2 were binary releases, so no earlier tag exists.
+std::span<const Release> nccl_releases();
+// aws/aws-ofi-nccl's release tags (v0.9 .. v1.21.1; "-aws" tags carry the same number).
+std::span<const Release> aws_ofi_nccl_releases();
+
+// The newest release (highest version) among those tagged on or before `d`; nullopt when none was.
+std::optional<Release> release_as_of(std::span<const Release> releases, Date d);
+
+// Horovod v0.21.0 (CHANGELOG.md, 2020-11-23; PR #2468) changed the default cycle time from 5 ms
+// to 1 ms and the fusion threshold from 64 MB to 128 MB: a date before it means the pre-2020
+// defaults (`training.horovod.defaults`).
+inline constexpr Date kHorovodFastCycle{2020, 11, 23};
+
+// The stack software.as_of resolves to, and how to say it.
+struct SoftwareAsOf {
+  Date date;
+  Version nccl;                 // the release of that date, or the first public one (2.3.5) before it
+  bool nccl_before_source = false;  // the date precedes NCCL 2.3.5: priced as 2.3.5 (see .cpp)
+  std::string aws_ofi_nccl;     // a release, or "none" before aws-ofi-nccl's first (v0.9, 2018-11-26)
+  bool horovod_pre_2020 = false;
+};
+SoftwareAsOf software_as_of(Date d);
+
+}  // namespace ddpsim
