@@ -211,7 +211,7 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
                    opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
     }
-    if (const std::string note = as_of_note(transport); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
+    if (const std::string note = as_of_note(transport, /*horovod=*/false); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)
       std::fprintf(stderr,
                    "ddpsim: note: %s ran one host thread per %d GPUs (nGpus %d): each iteration is at least %d x %.2f us of "

@@ -22,8 +22,10 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
     Version ignored;
     if (*v != "none" && !parse_version(*v, ignored))
       r.error(n["aws_ofi_nccl"], "software.aws_ofi_nccl", "not a version (e.g. 1.9.1) or none");
-    else
-      t.software.aws_ofi_nccl = *v, t.aws_ofi_nccl_stated = true;
+    else {
+      t.software.aws_ofi_nccl = *v;
+      t.aws_ofi_nccl_stated = true;
+    }
   }
   if (auto v = r.string(n, "software", "as_of", false)) {
     Date d;
@@ -52,27 +54,28 @@ void apply_as_of(TransportSpec& t, Date d)
   if (!t.aws_ofi_nccl_stated) t.software.aws_ofi_nccl = t.as_of->aws_ofi_nccl;
 }
 
-std::string as_of_note(const TransportSpec& t)
+std::string as_of_note(const TransportSpec& t, bool horovod)
 {
   if (!t.as_of) return "";
   const SoftwareAsOf& a = *t.as_of;
   std::string note = "software: as of " + to_string(a.date) + ": ";
   if (t.nccl_stated)
-    note += "NCCL " + to_string(t.software.nccl) + " (named)";
+    note += "NCCL " + to_string(t.software.nccl) + " (stated)";
   else if (a.nccl_before_source)
     note += "NCCL 2.3.5, the first release with public source (2018-09-25), for the binary 2.0-2.2 of that date (rings, one TCP "
             "socket per connection)";
   else
     note += "NCCL " + to_string(a.nccl) + ", its newest release by then";
   if (t.aws_ofi_nccl_stated)
-    note += ", aws-ofi-nccl " + t.software.aws_ofi_nccl + " (named)";
+    note += ", aws-ofi-nccl " + t.software.aws_ofi_nccl + " (stated)";
   else if (a.aws_ofi_nccl == "none")
     note += ", no aws-ofi-nccl (its first release is v0.9, 2018-11-26: NCCL's sockets on EFA too)";
   else
     note += ", aws-ofi-nccl " + a.aws_ofi_nccl;
-  note += std::string(", Horovod's ") + (a.horovod_pre_2020 ? "pre-2020" : "post-2020") +
-          " defaults unless training.horovod.defaults names them; images lag releases, so name a stack you know "
-          "(docs/scenario.md `software`)";
+  if (horovod)
+    note += std::string(", Horovod's ") + (a.horovod_pre_2020 ? "pre-2020" : "post-2020") +
+            " defaults unless training.horovod.defaults names them";
+  note += "; images lag releases, so name a stack you know (docs/scenario.md `software`)";
   return note;
 }
 

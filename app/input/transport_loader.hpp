@@ -17,8 +17,9 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root);
 // software.as_of: fills whichever of NCCL and aws-ofi-nccl `t` does not name with the stack of `d`
 // (topology/software_era.hpp).
 void apply_as_of(TransportSpec& t, Date d);
-// What software.as_of resolved to, as a report note; "" without it.
-std::string as_of_note(const TransportSpec& t);
+// What software.as_of resolved to, as a report note ("" without it); `horovod`: say which of
+// Horovod's defaults the date implies (a scenario's note; not a single collective's).
+std::string as_of_note(const TransportSpec& t, bool horovod = true);
 
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.

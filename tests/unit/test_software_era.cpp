@@ -85,7 +85,7 @@ TEST_CASE("software era: as_of fills what the scenario does not name, and says s
   s = load("  as_of: 2018-10\n  nccl: 2.4.8\n", "  horovod: {defaults: post-2020}\n");
   CHECK(s.cluster.instance.nccl == Version{2, 4, 8});
   CHECK(s.training.horovod == sim::HorovodDefaults::post_2020);
-  CHECK(s.cluster.software_note.find("NCCL 2.4.8 (named)") != std::string::npos);
+  CHECK(s.cluster.software_note.find("NCCL 2.4.8 (stated)") != std::string::npos);
   // The same stack named or dated prices the same.
   const sim::ScenarioReport dated = sim::predict(load("  as_of: 2018-10-24\n"));
   const sim::ScenarioReport named = sim::predict(load("  nccl: 2.3.7\n  aws_ofi_nccl: none\n", "  horovod: {defaults: pre-2020}\n"));
@@ -103,7 +103,8 @@ TEST_CASE("software era: ddpsim collective's --software takes as_of")
   TransportSpec t = app::parse_transport_option("--software", "as_of=2019-07,aws_ofi_nccl=none");
   CHECK(t.software.nccl == Version{2, 4, 8});
   CHECK(t.software.aws_ofi_nccl == "none");
-  CHECK(app::as_of_note(t).find("aws-ofi-nccl none (named)") != std::string::npos);
+  CHECK(app::as_of_note(t).find("aws-ofi-nccl none (stated)") != std::string::npos);
+  CHECK(app::as_of_note(t, /*horovod=*/false).find("Horovod") == std::string::npos);
   t = app::parse_transport_option("--software", "nccl=2.4.6,as_of=2024-06");  // order does not matter
   CHECK(t.software.nccl == Version{2, 4, 6});
   CHECK(t.software.aws_ofi_nccl == "1.9.1");
