@@ -93,6 +93,9 @@ TEST_CASE("software era: as_of fills what the scenario does not name, and says s
   CHECK(dated.results[1].step_time_s == named.results[1].step_time_s);
   CHECK(dated.results[1].step_time_s > 1.5 * sim::predict(load("  nccl: 2.21.5\n")).results[1].step_time_s);  // one 5 Gbps flow
   CHECK(std::find(dated.notes.begin(), dated.notes.end(), load("  as_of: 2018-10-24\n").cluster.software_note) != dated.notes.end());
+  // What the date's release lacks is refused at its key, naming the date as a cause.
+  CHECK_THROWS_WITH(load("  as_of: 2018-10\n", "communication:\n  algorithm: tree\n"),
+                    Catch::Contains("communication.algorithm") && Catch::Contains("NCCL 2.3.5 (software.nccl or software.as_of)"));
   // A bad date is an error at its field.
   CHECK_THROWS_WITH(load("  as_of: June 2019\n"), Catch::Contains("software.as_of") && Catch::Contains("not a date"));
   CHECK_THROWS_WITH(load("  as_of: 2019-02-30\n"), Catch::Contains("s.yaml:"));
