@@ -62,8 +62,8 @@ std::string as_of_note(const TransportSpec& t, bool horovod)
   if (t.nccl_stated)
     note += "NCCL " + to_string(t.software.nccl) + " (stated)";
   else if (a.nccl_before_source)
-    note += "NCCL 2.3.5, the first release with public source (2018-09-25), for the binary 2.0-2.2 of that date (rings, one TCP "
-            "socket per connection)";
+    note += "NCCL 2.3.5, the first release with public source (2018-09-25), standing in for the binary releases before it "
+            "(2.0-2.2: rings, one TCP socket per connection)";
   else
     note += "NCCL " + to_string(a.nccl) + ", its newest release by then";
   if (t.aws_ofi_nccl_stated)
