@@ -28,8 +28,9 @@ void check_cross_fields(Reader& r, const YAML::Node& root, const sim::ScenarioSp
   if (!sim::uses_nccl(s) || !r.ok()) return;
   const YAML::Node comm = root["communication"];
   const InstanceSpec& inst = s.cluster.instance;
-  const std::string release =
-      "NCCL " + to_string(inst.nccl) + (s.cluster.software_note.empty() ? " (software.nccl)" : " (software.nccl or software.as_of)");
+  const YAML::Node software = root["software"];
+  const bool dated = software.IsDefined() && software.IsMap() && software["as_of"].IsDefined();
+  const std::string release = "NCCL " + to_string(inst.nccl) + (dated ? " (software.nccl or software.as_of)" : " (software.nccl)");
   if (const algo::Algorithm* a = algo::Registry::instance().find(algorithm); a && a->nccl_selectable())
     for (int nodes : {1, 2}) {  // what a release runs differs between one node and several
       if (std::none_of(s.cluster.nodes.begin(), s.cluster.nodes.end(), [&](int n) { return std::min(n, 2) == nodes; })) continue;

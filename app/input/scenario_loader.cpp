@@ -134,15 +134,9 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   s.cluster.software_stated = transport.nccl_stated || transport.as_of.has_value();
   s.cluster.software_note = as_of_note(transport);
   section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
+  // software.as_of also dates Horovod's defaults; training.horovod.defaults, read next, overrides them.
+  if (transport.as_of && transport.as_of->horovod_pre_2020) s.training.horovod = sim::HorovodDefaults::pre_2020;
   section("training", true, [&](const YAML::Node& n) { read_training(r, n, s.training); });
-  // software.as_of also dates Horovod's defaults, unless training.horovod.defaults names them.
-  if (transport.as_of) {
-    bool named = false;
-    if (const YAML::Node t = root["training"]; t.IsDefined() && t.IsMap())
-      if (const YAML::Node h = t["horovod"]; h.IsDefined() && h.IsMap()) named = h["defaults"].IsDefined();
-    if (!named)
-      s.training.horovod = transport.as_of->horovod_pre_2020 ? sim::HorovodDefaults::pre_2020 : sim::HorovodDefaults::post_2020;
-  }
   section("compute", false, [&](const YAML::Node& n) { read_compute(r, n, s.compute); });
   section("data", false, [&](const YAML::Node& n) { read_data(r, n, s.data); });
   section("communication", false, [&](const YAML::Node& n) { read_communication(r, n, s.communication); });
