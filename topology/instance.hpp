@@ -61,6 +61,11 @@ struct NicSpec {
   // NCCL_NSOCKS_PERTHREAD), so one ring hop across nodes gets at most flow_cap x that.
   Bandwidth flow_cap{0};
   int flows_per_connection = 1;
+  // NCCL's socket helper threads per node that busy-poll while a collective crosses nodes (their
+  // loop retries a non-blocking send/recv without yielding: src/transport/net_socket.cc
+  // persistentSocketThread), taking vCPUs from the input pipeline (sim/step/loader.hpp). 0: none
+  // (EFA, InfiniBand, or sockets driven by the proxy thread itself). Set by apply_transport.
+  int spinning_threads = 0;
 };
 
 // Achievable fraction of line rate per link class: what a NCCL-style transfer can get out of a

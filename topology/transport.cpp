@@ -96,6 +96,13 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
   return nic.kind == "ena" || (nic.kind == "efa" && sw.aws_ofi_nccl == "none");
 }
 
+int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic)
+{
+  if (sw.nccl < kNcclMultiSocket) return 0;  // v2.4.6-1: the proxy thread drives its one socket
+  if (sw.socket_nthreads != -2) return std::clamp(sw.socket_nthreads, 0, 16);
+  return aws_nic(nic) ? 2 : 0;
+}
+
 void apply_transport(InstanceSpec& spec, const TransportSpec& t)
 {
   NicSpec& nic = spec.nic;
@@ -108,6 +115,13 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
     // model runs one channel per NIC between nodes, docs/model.md "Transports").
     nic.flows_per_connection = nccl_sockets_per_connection(t.software, nic) * std::max(1, t.software.min_nrings);
     nic.flow_cap = aws_nic(nic) ? ec2_flow_limit(t.placement_group) : Bandwidth{0};
+    // Threads that spin while a collective crosses nodes: NCCL's search finds one ring per NIC
+    // here and doubles every channel (src/graph/connect.cc, v2.21.5-1: "Duplication should be
+    // complete now", nChannels * 2), NCCL_MIN_NRINGS raises that; each channel has a send and a
+    // receive endpoint on the node, each with its own helper threads ("each GPU has its own set of
+    // network threads", sjeaugey, NVIDIA/nccl #398).
+    const int channels = std::max(2 * std::max(1, nic.count), t.software.min_nrings);
+    nic.spinning_threads = 2 * channels * nccl_socket_helper_threads(t.software, nic);
     return;
   }
   // aws-ofi-nccl over EFA (SRD sprays a connection over many paths: no per-flow cap), or verbs;
@@ -115,6 +129,7 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
   // gdr_required=false there, aws/aws-ofi-nccl #104).
   nic.flow_cap = Bandwidth{0};
   nic.flows_per_connection = 1;
+  nic.spinning_threads = 0;
 }
 
 }  // namespace ddpsim

@@ -117,6 +117,12 @@ void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw);
 // TCP flows per peer connection of NCCL's socket transport for this NIC and stack.
 int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic);
 
+// NCCL_SOCKET_NTHREADS as NCCL resolves it: helper threads per socket connection endpoint
+// (net_socket.cc ncclNetSocketGetNsockNthread): 2 on an AWS NIC (PCI vendor 0x1d0f) from v2.4.8,
+// else 0 ("By default, we only use the main thread and do not spawn extra threads": the proxy
+// thread drives the socket and yields when nothing progressed); the environment variable wins.
+int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic);
+
 // EC2's single-flow limit (EC2 User Guide, "Amazon EC2 instance network bandwidth").
 Bandwidth ec2_flow_limit(bool placement_group);
 

@@ -280,12 +280,16 @@ class IterationRun {
     // How much later the last gradients reach the collectives than the fastest class has them.
     r.sync_wait = *std::max_element(backward_end_.begin(), backward_end_.end()) -
                   *std::min_element(backward_end_.begin(), backward_end_.end());
-    Time loader{0};
-    for (const RankClass& c : classes_) loader = max(loader, c.loader);
-    r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
-    r.step = end[slowest] + r.loader_wait;
     for (const std::vector<Part>& parts : parts_)
       for (const Part& part : parts) r.comm_busy += part.end - part.start;
+    Time loader{0};
+    for (const RankClass& c : classes_) loader = max(loader, c.loader);
+    if (loader > Time{0} && s_.loader_lost_while_comm > 0) {  // network threads share the loader's vCPUs
+      r.loader_network = Time::from_seconds(r.comm_busy.seconds() * s_.loader_lost_while_comm);
+      loader += r.loader_network;
+    }
+    r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
+    r.step = end[slowest] + r.loader_wait;
     if (timeline_) {
       const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));

@@ -58,6 +58,9 @@ struct IterationSetup {
   Time optimizer{0};
   Time step_overhead{0};  // the framework's own fixed cost per optimizer step (Lightning)
   Time loader{0};         // input pipeline time per optimizer step, for the default class
+  // Share of the loader's throughput that network threads take while collectives run
+  // (loader_share_lost, sim/step/loader.hpp): the loader takes comm_busy x this longer.
+  double loader_lost_while_comm = 0;
   // The framework's reduction of `bytes`, priced by the CollectiveModel.
   std::function<PricedCollective(Bytes)> collective;
   NetworkBackend* network = nullptr;
@@ -80,6 +83,7 @@ struct IterationResult {
   Time comm_busy{0};     // sum of the reduction durations
   Time exposed_comm{0};  // communication not hidden behind the slowest class's backward
   Time loader_wait{0};   // time the step waits for input
+  Time loader_network{0};  // loader time added by network threads' CPU (IterationSetup::loader_lost_while_comm)
   Time sync_wait{0};     // how much later the slowest class's last gradients are ready than the fastest's
   Time interference{0};  // backward of the slowest class lengthened by overlapping collectives
   Time bucket_copy{0};   // DDP's copies into buckets (in backward) and out of them (before the optimizer)

@@ -25,4 +25,13 @@ double loader_vcpus(int workers, int vcpus, int gpus_per_node);
 // Loading `samples` samples (a step's micro-batches) at `per_sample_cpu_s` on `loader_vcpus`.
 Time loader_time(double samples, double per_sample_cpu_s, int workers, int vcpus, int gpus_per_node);
 
+// The share of the loader's throughput that `spinning` busy-polling threads per node take while
+// they run (NCCL's socket helper threads during a collective across nodes: InstanceSpec's
+// nic.spinning_threads). They share the loader's vCPUs (vcpus - gpus_per_node) with the node's
+// W = workers x gpus_per_node workers in equal shares, so the workers get min(W, free x W / (W +
+// spinning)) instead of min(W, free): nothing is lost while W + spinning fit in the free vCPUs.
+// A loader-bound step that keeps them running for T of its period then takes L + T x share
+// (the workers' CPU seconds per step are fixed; they run slower for T).
+double loader_share_lost(int workers, int vcpus, int gpus_per_node, int spinning);
+
 }  // namespace ddpsim::sim

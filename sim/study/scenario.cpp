@@ -87,6 +87,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   FrameworkComm fc = framework_comm(cfg.framework, topo, spec.communication.algorithm, spec.communication.profile,
                                     spec.training.gloo_step_overhead);
   fc.collective.tuner = spec.communication.tuner;  // NCCL's chooser and its NCCL_PROTO (issue 18)
+  if (spec.data.workers > 0 && nodes > 1 && fc.collective.nccl)  // NCCL's socket threads take loader vCPUs
+    setup.loader_lost_while_comm = loader_share_lost(spec.data.workers, inst.vcpus, gpn, inst.nic.spinning_threads);
   if (fc.collective.nccl) fc.collective.protocol = spec.communication.protocol;
   if (options.shapes)  // issue 21: one scope per row shape (sim/network/shape_cache.hpp)
     fc.collective.shapes = options.shapes->scope(std::to_string(nodes) + "x" + std::to_string(gpn) + "/" +

@@ -11,6 +11,7 @@
 #include "sim/study/knobs.hpp"
 #include "sim/study/model_error.hpp"
 #include "sim/study/uncertainty.hpp"
+#include "sim/step/loader.hpp"
 #include "sim/step/traced.hpp"
 
 namespace ddpsim::sim {
@@ -192,6 +193,13 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
                     " Gbps each on " + inst.name + "; NCCL before 2.4.8 opened one: set software.nccl, or software.as_of (the stack "
                     "of a date), for an older stack (docs/model.md \"Transports\")");
   if (!loaded.cluster.software_note.empty()) notes.push_back(loaded.cluster.software_note);
+  // NCCL's socket threads spin beside the loader's workers while collectives cross nodes.
+  if (uses_nccl(loaded) && loaded.data.workers > 0 && std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))
+    if (const double lost = loader_share_lost(loaded.data.workers, inst.vcpus, inst.gpus, inst.nic.spinning_threads); lost > 0)
+      notes.push_back("input: NCCL's socket transport keeps " + std::to_string(inst.nic.spinning_threads) +
+                      " helper threads per node busy while a collective crosses nodes; beside the loader's workers on " +
+                      std::to_string(inst.vcpus) + " vCPUs they leave the loader " + fmt("%.0f", 100 * (1 - lost)) +
+                      " % of its rate for that time (docs/model.md \"Input pipeline\")");
   add_traced(loaded, u, notes);  // issue 19
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
   const bool node_loss = add_node_loss(loaded, u);       // issue 18

@@ -40,3 +40,36 @@ data: {workers: 16, per_sample_cpu_s: 8e-3}
   CHECK(scaling == Approx(8 * one.step_time_s / eight.step_time_s).epsilon(1e-6));
   CHECK(scaling < 8 * 0.55);
 }
+
+TEST_CASE("loader: busy-polling network threads take the loader's share of the vCPUs only when they are all taken")
+{
+  // p3.16xlarge: 56 free vCPUs, 8 GPUs x 7 workers = 56: 8 spinning threads make 64 runnable.
+  CHECK(sim::loader_share_lost(7, 64, 8, 8) == Approx(1.0 - 56.0 / 64.0));
+  CHECK(sim::loader_share_lost(7, 64, 8, 0) == 0);
+  CHECK(sim::loader_share_lost(3, 64, 8, 8) == 0);  // 24 workers + 8 threads fit in 56 vCPUs
+  CHECK(sim::loader_share_lost(6, 64, 8, 16) == Approx(1.0 - 56.0 * 48.0 / 64.0 / 48.0));  // 48 + 16 > 56
+  CHECK(sim::loader_share_lost(7, 0, 8, 8) == 0);  // vCPUs unknown
+}
+
+TEST_CASE("loader: NCCL's socket threads slow an input-bound step across nodes by their share while collectives run")
+{
+  const std::string yaml = R"(name: t
+cluster: {instance: ml.p3.16xlarge, nodes: [1, 2]}
+model: {preset: mlp, widths: [1024, 4096, 4096, 1]}
+training: {framework: pytorch-ddp, batch_per_gpu: 512, precision: fp32, steps: 10}
+data: {workers: 7, per_sample_cpu_s: 6e-3}
+)";
+  const sim::ScenarioReport now = sim::run_scenario(app::parse_scenario("t.yaml", yaml, test::catalog()));
+  // NCCL 2.4.6: the proxy thread drives one socket per connection (no helper threads to spin).
+  const sim::ScenarioReport old = sim::run_scenario(
+      app::parse_scenario("t.yaml", yaml + "software: {nccl: 2.4.6}\n", test::catalog()));
+  REQUIRE(now.results.size() == 2);
+  const double loader = 512 * 6e-3 / 7;
+  for (const sim::ScenarioReport* r : {&now, &old}) CHECK(r->results[0].step_time_s == Approx(loader).epsilon(1e-6));
+  const sim::ConfigResult& two = now.results[1];
+  REQUIRE(two.bound == "input");
+  // 8 threads beside 56 workers on 56 vCPUs: the workers run at 56/64 while the collectives do.
+  CHECK(two.step_time_s == Approx(loader + two.comm_s * (1.0 - 56.0 / 64.0)).epsilon(1e-6));
+  CHECK(two.step_time_s > loader + 3e-3);  // 32 ms of collectives, 1/8 of the loader lost for them
+  CHECK(old.results[1].step_time_s == Approx(loader).epsilon(1e-6));  // no helper threads in 2.4.6
+}

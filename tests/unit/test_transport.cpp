@@ -59,6 +59,39 @@ TEST_CASE("transport: NCCL's sockets per connection, by version and NIC (net_soc
   CHECK(ec2_flow_limit(true).bytes_per_s == Approx(10e9 / 8));
 }
 
+TEST_CASE("transport: NCCL's socket helper threads, which spin while a collective crosses nodes (net_socket.cc)")
+{
+  NicSpec ena;
+  ena.kind = "ena";
+  NicSpec ib;
+  ib.kind = "ib";
+  SoftwareSpec sw;
+  sw.nccl = v("2.4.6");  // the proxy thread drives the one socket: no helpers
+  CHECK(nccl_socket_helper_threads(sw, ena) == 0);
+  sw.nccl = v("2.4.8");  // AWS vendor 0x1d0f: 2 helper threads per endpoint
+  CHECK(nccl_socket_helper_threads(sw, ena) == 2);
+  CHECK(nccl_socket_helper_threads(sw, ib) == 0);  // "we only use the main thread" elsewhere
+  sw.socket_nthreads = 4;
+  CHECK(nccl_socket_helper_threads(sw, ib) == 4);  // NCCL_SOCKET_NTHREADS wins
+  // On the instance: 2 channels (one per NIC, doubled: connect.cc) x send and receive x 2 threads.
+  InstanceSpec p3 = instance("p3.16xlarge");
+  TransportSpec t;
+  apply_transport(p3, t);
+  CHECK(p3.nic.spinning_threads == 8);
+  t.software.min_nrings = 4;  // NCCL_MIN_NRINGS=4: 4 channels
+  p3 = instance("p3.16xlarge");
+  apply_transport(p3, t);
+  CHECK(p3.nic.spinning_threads == 16);
+  t = TransportSpec{};
+  t.software.nccl = v("2.4.6");
+  p3 = instance("p3.16xlarge");
+  apply_transport(p3, t);
+  CHECK(p3.nic.spinning_threads == 0);
+  InstanceSpec p4d = instance("p4d.24xlarge");  // aws-ofi-nccl over EFA: the proxy polls libfabric
+  apply_transport(p4d, TransportSpec{});
+  CHECK(p4d.nic.spinning_threads == 0);
+}
+
 TEST_CASE("transport: sockets on p3dn without aws-ofi-nccl, EFA with it, p3.16xlarge in a placement group")
 {
   InstanceSpec p3dn = instance("p3dn.24xlarge");
