@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace ddpsim {
 
@@ -12,21 +13,27 @@ static std::string_view platform(std::string_view name) { return name.substr(0, 
 // AWS's ENA and EFA are PCI vendor 0x1d0f (Amazon), the vendor NCCL's auto-detection looks for.
 static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind == "efa"; }
 
-int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic)
+// NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD as NCCL resolves them (net_socket.cc
+// ncclNetSocketGetNsockNthread, v2.4.8-1 .. today): unset ones are auto-detected from
+// /sys/class/net/<if>/device/vendor, 2 threads x 8 sockets on 0x1d0f (AWS), else 0 helper threads
+// and 1 socket ("we only use the main thread and do not spawn extra threads"). A pod's veth has no
+// PCI device, so the read fails and NCCL takes the default. MAX_THREADS 16, MAX_SOCKETS 64.
+static std::pair<int, int> socket_threads_and_socks(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
+{
+  const bool aws = vendor_visible && aws_nic(nic);
+  int nt = sw.socket_nthreads == -2 ? (aws ? 2 : 0) : std::clamp(sw.socket_nthreads, 0, 16);
+  int ns = sw.nsocks_perthread == -2 ? (aws ? 8 : 1) : std::max(sw.nsocks_perthread, 1);
+  if (nt > 0 && nt * ns > 64) ns = 64 / nt;
+  return {nt, ns};
+}
+
+int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
 {
   // Before v2.4.8 one socket, driven by the proxy thread itself (src/transport/net_socket.cc at
   // v2.4.6-1 has no NCCL_NSOCKS_PERTHREAD / NCCL_SOCKET_NTHREADS).
   if (sw.nccl < kNcclMultiSocket) return 1;
-  // v2.4.8-1 .. today (net_socket.cc ncclSocketGetNsockNthread): auto = 2 threads x 8 sockets
-  // on vendor 0x1d0f, else 1 x 1; MAX_THREADS 16, MAX_SOCKETS 64 (nsocks cut to 64 / nthreads).
-  int nt = sw.socket_nthreads, ns = sw.nsocks_perthread;
-  const bool aws = aws_nic(nic);
-  if (nt == -2) nt = aws ? 2 : 1;
-  if (ns == -2) ns = aws ? 8 : 1;
-  nt = std::clamp(nt, 1, 16);
-  ns = std::max(ns, 1);
-  if (nt * ns > 64) ns = 64 / nt;
-  return nt * ns;
+  const auto [nt, ns] = socket_threads_and_socks(sw, nic, vendor_visible);
+  return nt == 0 ? 1 : nt * ns;  // no helper threads: the data goes over the control socket
 }
 
 bool nccl_buffsize_ok(Bytes b) { return b.n >= 64 * KiB && b.n <= GiB; }
@@ -96,11 +103,10 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
   return nic.kind == "ena" || (nic.kind == "efa" && sw.aws_ofi_nccl == "none");
 }
 
-int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic)
+int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
 {
   if (sw.nccl < kNcclMultiSocket) return 0;  // v2.4.6-1: the proxy thread drives its one socket
-  if (sw.socket_nthreads != -2) return std::clamp(sw.socket_nthreads, 0, 16);
-  return aws_nic(nic) ? 2 : 0;
+  return socket_threads_and_socks(sw, nic, vendor_visible).first;
 }
 
 void apply_transport(InstanceSpec& spec, const TransportSpec& t)
@@ -113,7 +119,7 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
     nic.gpudirect = false;
     // NCCL_MIN_NRINGS rings each open a connection to the next node: the hop gets them all (the
     // model runs one channel per NIC between nodes, docs/model.md "Transports").
-    nic.flows_per_connection = nccl_sockets_per_connection(t.software, nic) * std::max(1, t.software.min_nrings);
+    nic.flows_per_connection = nccl_sockets_per_connection(t.software, nic, !t.pod_network) * std::max(1, t.software.min_nrings);
     nic.flow_cap = aws_nic(nic) ? ec2_flow_limit(t.placement_group) : Bandwidth{0};
     // Threads that spin while a collective crosses nodes: NCCL's search finds one ring per NIC
     // here and doubles every channel (src/graph/connect.cc, v2.21.5-1: "Duplication should be
@@ -121,7 +127,7 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
     // receive endpoint on the node, each with its own helper threads ("each GPU has its own set of
     // network threads", sjeaugey, NVIDIA/nccl #398).
     const int channels = std::max(2 * std::max(1, nic.count), t.software.min_nrings);
-    nic.spinning_threads = 2 * channels * nccl_socket_helper_threads(t.software, nic);
+    nic.spinning_threads = 2 * channels * nccl_socket_helper_threads(t.software, nic, !t.pod_network);
     return;
   }
   // aws-ofi-nccl over EFA (SRD sprays a connection over many paths: no per-flow cap), or verbs;

@@ -42,6 +42,10 @@ struct TransportSpec {
   // EC2 cluster placement group (scenario key cluster.placement_group). Default false: EC2 places
   // instances in no placement group unless asked (EC2 User Guide, "Placement groups").
   bool placement_group = false;
+  // The training processes run in Kubernetes pods on the pod network (cluster.pod_network; not
+  // hostNetwork): NCCL's socket transport sees the pod's veth, whose sysfs entry has no PCI
+  // device, so its AWS auto-detection (2 threads x 8 sockets) does not fire (net_socket.cc).
+  bool pod_network = false;
   bool nccl_stated = false;  // the input named software.nccl (else kDefaultNccl is an assumption)
   bool aws_ofi_nccl_stated = false;  // the input named software.aws_ofi_nccl
   // software.as_of: the stack of a date; it filled whichever of nccl and aws_ofi_nccl were not named.
@@ -114,14 +118,16 @@ Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const S
 // apply_transport does it, and so does a log priced with its banner's release.
 void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw);
 
-// TCP flows per peer connection of NCCL's socket transport for this NIC and stack.
-int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic);
+// TCP flows per peer connection of NCCL's socket transport for this NIC and stack. With
+// `vendor_visible` false (a Kubernetes pod's veth: TransportSpec::pod_network) NCCL cannot read the
+// NIC's PCI vendor and takes its non-AWS defaults: 1 socket, no helper threads.
+int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible = true);
 
 // NCCL_SOCKET_NTHREADS as NCCL resolves it: helper threads per socket connection endpoint
 // (net_socket.cc ncclNetSocketGetNsockNthread): 2 on an AWS NIC (PCI vendor 0x1d0f) from v2.4.8,
 // else 0 ("By default, we only use the main thread and do not spawn extra threads": the proxy
 // thread drives the socket and yields when nothing progressed); the environment variable wins.
-int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic);
+int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible = true);
 
 // EC2's single-flow limit (EC2 User Guide, "Amazon EC2 instance network bandwidth").
 Bandwidth ec2_flow_limit(bool placement_group);

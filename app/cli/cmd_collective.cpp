@@ -149,7 +149,7 @@ class CollectiveCommand final : public Command {
     cmd_->add_option("--engine", opt_.engine, "Network backend")->capture_default_str()->check(CLI::IsMember(sim::engine_names()));
     cmd_->add_option("-o,--output", opt_.output, "Write to this file (atomically) (default: stdout)");
     cmd_->add_option("--software", opt_.software,
-                     "Software stack and placement group, e.g. nccl=2.4.6,aws_ofi_nccl=none,placement_group=true "
+                     "Software stack, placement group and pod network, e.g. nccl=2.4.6,aws_ofi_nccl=none,placement_group=true "
                      "(docs/scenario.md `software:`; default: the current stack, no placement group)");
     cmd_->add_option("--compare", opt_.compare,
                      "An nccl-tests log (text or CSV): predict its sizes and add measured time, busbw and errors (default: none)")
@@ -220,6 +220,7 @@ class CollectiveCommand final : public Command {
                    calibrate::kNcclHostCallUs);
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
       apply_transport(spec, transport);
+    if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};

@@ -14,7 +14,7 @@ KeyTable fixed_keys()
   return {
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
             "observed", "compiler", "calibration", "overheads", "software"}},
-      {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group"}},
+      {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group", "pod_network"}},
       {"software", {"nccl", "aws_ofi_nccl", "as_of", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings", "nccl_buffsize"}},
       {"cluster.fabric",
        {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction", "spine_uplinks"}},

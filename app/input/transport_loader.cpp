@@ -10,8 +10,10 @@ namespace ddpsim::app {
 TransportSpec read_transport(Reader& r, const YAML::Node& root)
 {
   TransportSpec t;
-  if (YAML::Node c = root["cluster"]; c.IsDefined() && c.IsMap())
+  if (YAML::Node c = root["cluster"]; c.IsDefined() && c.IsMap()) {
     if (auto b = r.boolean(c, "cluster", "placement_group", false)) t.placement_group = *b;
+    if (auto b = r.boolean(c, "cluster", "pod_network", false)) t.pod_network = *b;
+  }
   YAML::Node n = root["software"];
   if (!n.IsDefined() || n.IsNull() || !r.expect_map(n, "software")) return t;
   r.allow_keys(n, "software", scenario_keys("software"));
@@ -52,6 +54,18 @@ void apply_as_of(TransportSpec& t, Date d)
   t.as_of = software_as_of(d);
   if (!t.nccl_stated) t.software.nccl = t.as_of->nccl;
   if (!t.aws_ofi_nccl_stated) t.software.aws_ofi_nccl = t.as_of->aws_ofi_nccl;
+}
+
+std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst)
+{
+  if (!t.pod_network || !uses_sockets(inst.nic, t.software)) return "";
+  std::ostringstream o;
+  o << "network: pod network: NCCL's socket transport sees the pod's veth, which has no PCI vendor to detect, so it opens "
+    << inst.nic.flows_per_connection << " TCP flow(s) per connection";
+  if (inst.nic.flow_cap.bytes_per_s > 0) o << " of at most " << inst.nic.flow_cap.bytes_per_s * 8 / 1e9 << " Gbps each";
+  o << " and no helper threads (net_socket.cc), whatever its release; set software.nccl_socket_nthreads and "
+       "nccl_nsocks_perthread as the job's environment does (docs/model.md \"Transports\")";
+  return o.str();
 }
 
 std::string as_of_note(const TransportSpec& t, bool horovod)
@@ -101,9 +115,9 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       Date d;
       if (!parse_date(value, d)) bad("not a date (YYYY-MM or YYYY-MM-DD)");
       as_of = d;
-    } else if (key == "placement_group") {
+    } else if (key == "placement_group" || key == "pod_network") {
       if (value != "true" && value != "false") bad("true or false");
-      t.placement_group = value == "true";
+      (key == "placement_group" ? t.placement_group : t.pod_network) = value == "true";
     } else if (key == "nccl_socket_nthreads" || key == "nccl_nsocks_perthread" || key == "nccl_min_nrings") {
       int v = 0;
       try {
@@ -125,7 +139,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       if (!nccl_buffsize_ok(b)) bad(std::string("out of range ") + kNcclBuffsizeRange);
       t.software.nccl_buffsize = b;
     } else {
-      bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
+      bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
           "nccl_buffsize)");
     }
   }

@@ -21,6 +21,10 @@ void apply_as_of(TransportSpec& t, Date d);
 // Horovod's defaults the date implies (a scenario's note; not a single collective's).
 std::string as_of_note(const TransportSpec& t, bool horovod = true);
 
+// cluster.pod_network on a node that runs NCCL's socket transport, as a report note ("" otherwise):
+// what NCCL opens on the pod's veth. `inst` has the transport applied.
+std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst);
+
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.
 TransportSpec parse_transport_option(const std::string& option, const std::string& text);

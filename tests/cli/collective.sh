@@ -73,6 +73,17 @@ err=$("$ddpsim" collective --instance p5.48xlarge --nodes 4 -b 256M -e 256M --so
   ! grep -q "tuner plugin" "$tmp/asof.txt" && say ok "--software as_of: noted, and no region tuner before aws-ofi-nccl 1.10" ||
   say fail "--software as_of: $err"
 check bad_as_of 2 "not a date" "$ddpsim" collective --instance p5.48xlarge --software as_of=2024
+# A Kubernetes pod's veth: NCCL detects no AWS NIC, one socket per connection (said on stderr).
+"$ddpsim" collective --instance p3.16xlarge --nodes 2 -b 256M -e 256M --format csv >"$tmp/host.csv" 2>/dev/null
+err=$("$ddpsim" collective --instance p3.16xlarge --nodes 2 -b 256M -e 256M --format csv --software pod_network=true 2>&1 >"$tmp/pod.csv")
+python3 - "$tmp/host.csv" "$tmp/pod.csv" <<'PY' && [[ "$err" == *"pod network"*"1 TCP flow(s) per connection"* ]] &&
+import csv, sys
+col = lambda f: float(next(csv.DictReader(open(f)))["time_us"])
+host, pod = col(sys.argv[1]), col(sys.argv[2])
+assert pod > 2.5 * host, (host, pod)
+PY
+  say ok "--software pod_network=true: one flow per connection, said on stderr" || say fail "--software pod_network: $err"
+check bad_pod 2 "true or false" "$ddpsim" collective --instance p3.16xlarge --software pod_network=yes
 check explain_compare 2 "excludes" "$ddpsim" collective --instance p5.48xlarge --nodes 2 --explain --compare "$g8"
 
 # Bad logs: exit 2, one line, existing output untouched.

@@ -220,3 +220,44 @@ TEST_CASE("transport: a TCP scenario that states no NCCL says which stack it was
   CHECK(note("p3.16xlarge", "[1]", "").empty());                                // no TCP between nodes
   CHECK(note("p4d.24xlarge", "[1, 2]", "").empty());                            // EFA: no flows to count
 }
+
+TEST_CASE("transport: in a Kubernetes pod NCCL sees a veth, detects no AWS NIC and opens one socket per connection")
+{
+  NicSpec ena;
+  ena.kind = "ena";
+  SoftwareSpec sw;  // NCCL 2.21.5
+  CHECK(nccl_sockets_per_connection(sw, ena) == 16);
+  CHECK(nccl_sockets_per_connection(sw, ena, /*vendor_visible=*/false) == 1);
+  CHECK(nccl_socket_helper_threads(sw, ena, false) == 0);
+  sw.nsocks_perthread = 4;  // NCCL_NSOCKS_PERTHREAD alone: no helper threads, so the control socket carries it
+  CHECK(nccl_sockets_per_connection(sw, ena, false) == 1);
+  sw.socket_nthreads = 2;  // the job's environment sets both: as on the host
+  CHECK(nccl_sockets_per_connection(sw, ena, false) == 8);
+  CHECK(nccl_socket_helper_threads(sw, ena, false) == 2);
+  InstanceSpec p3 = instance("p3.16xlarge");
+  TransportSpec t;
+  t.pod_network = true;
+  apply_transport(p3, t);
+  CHECK(p3.nic.flows_per_connection == 1);
+  CHECK(p3.nic.flow_cap.bytes_per_s == Approx(5e9 / 8));  // still EC2's per-flow limit underneath
+  CHECK(p3.nic.spinning_threads == 0);
+  InstanceSpec p4d = instance("p4d.24xlarge");  // EFA reaches the pod through its device plugin: no sockets
+  apply_transport(p4d, t);
+  CHECK(p4d.nic.flows_per_connection == 1);
+  CHECK(p4d.nic.flow_cap.bytes_per_s == 0);
+
+  // A scenario: ResNet-50 on 4 p3.16xlarge, the pod network against the host's.
+  const std::string base = "name: t\ncluster: {instance: p3.16xlarge, nodes: [4]";
+  const std::string rest = "}\nmodel: {preset: resnet50}\ntraining: {framework: pytorch-ddp, batch_per_gpu: 32, precision: fp32, samples: 100000}\n";
+  const sim::ScenarioReport host = sim::predict(app::parse_scenario("s.yaml", base + rest, catalog()));
+  const sim::ScenarioReport pod = sim::predict(app::parse_scenario("s.yaml", base + ", pod_network: true" + rest, catalog()));
+  REQUIRE(host.results.size() == 1);
+  REQUIRE(pod.results.size() == 1);
+  CHECK(pod.results[0].comm_s > 2.5 * host.results[0].comm_s);  // one 5 Gbps flow against the 25 Gbps ENA
+  CHECK(pod.results[0].step_time_s > host.results[0].step_time_s);
+  bool said = false;
+  for (const std::string& n : pod.notes) said = said || n.find("pod network") != std::string::npos;
+  CHECK(said);
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + ", pod_network: maybe" + rest, catalog()),
+                    Catch::Contains("cluster.pod_network"));
+}
