@@ -40,7 +40,7 @@ TEST_CASE("transport: versions parse and compare")
   CHECK(to_string(v("2.21.5")) == "2.21.5");
 }
 
-TEST_CASE("transport: NCCL's sockets per connection, by version and NIC (net_socket.cc)")
+TEST_CASE("transport: NCCL's sockets and helper threads per connection, by version and NIC (net_socket.cc)")
 {
   NicSpec ena;
   ena.kind = "ena";
@@ -49,30 +49,22 @@ TEST_CASE("transport: NCCL's sockets per connection, by version and NIC (net_soc
   SoftwareSpec sw;
   sw.nccl = v("2.4.6");  // before the multi-socket transport (v2.4.8-1, NVIDIA/nccl #209)
   CHECK(nccl_sockets_per_connection(sw, ena) == 1);
+  CHECK(nccl_socket_helper_threads(sw, ena) == 0);  // the proxy thread drives the one socket
   sw.nccl = v("2.4.8");  // AWS vendor 0x1d0f: 2 threads x 8 sockets
   CHECK(nccl_sockets_per_connection(sw, ena) == 16);
+  CHECK(nccl_socket_helper_threads(sw, ena) == 2);
   CHECK(nccl_sockets_per_connection(sw, ib) == 1);
+  CHECK(nccl_socket_helper_threads(sw, ib) == 0);  // "we only use the main thread" elsewhere
   sw.socket_nthreads = 4;
+  CHECK(nccl_socket_helper_threads(sw, ib) == 4);  // NCCL_SOCKET_NTHREADS wins
   sw.nsocks_perthread = 32;  // 128 > MAX_SOCKETS 64: nsocks cut to 64 / 4
   CHECK(nccl_sockets_per_connection(sw, ena) == 64);
   CHECK(ec2_flow_limit(false).bytes_per_s == Approx(5e9 / 8));
   CHECK(ec2_flow_limit(true).bytes_per_s == Approx(10e9 / 8));
 }
 
-TEST_CASE("transport: NCCL's socket helper threads, which spin while a collective crosses nodes (net_socket.cc)")
+TEST_CASE("transport: NCCL's socket helper threads per node, which spin while a collective crosses nodes")
 {
-  NicSpec ena;
-  ena.kind = "ena";
-  NicSpec ib;
-  ib.kind = "ib";
-  SoftwareSpec sw;
-  sw.nccl = v("2.4.6");  // the proxy thread drives the one socket: no helpers
-  CHECK(nccl_socket_helper_threads(sw, ena) == 0);
-  sw.nccl = v("2.4.8");  // AWS vendor 0x1d0f: 2 helper threads per endpoint
-  CHECK(nccl_socket_helper_threads(sw, ena) == 2);
-  CHECK(nccl_socket_helper_threads(sw, ib) == 0);  // "we only use the main thread" elsewhere
-  sw.socket_nthreads = 4;
-  CHECK(nccl_socket_helper_threads(sw, ib) == 4);  // NCCL_SOCKET_NTHREADS wins
   // On the instance: 2 channels (one per NIC, doubled: connect.cc) x send and receive x 2 threads.
   InstanceSpec p3 = instance("p3.16xlarge");
   TransportSpec t;
