@@ -184,9 +184,10 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
                     fmt("%.0f", loaded.cluster.instance.nccl_net_latency.us()) + " us aws-ofi-nccl reports on " + loaded.cluster.instance.name +
                     "; the price of its choice pays the network's own latency (docs/model.md \"NCCL chooses on its own estimate\")");
   // Over TCP the stack's era decides how many flows a connection gets (docs/model.md "Transports"):
-  // say which one an unstated stack was priced with.
+  // say which one an unstated stack was priced with, where it opens several (one flow, as in a
+  // Kubernetes pod or with NCCL_SOCKET_NTHREADS=1, is what an older release opens too).
   const InstanceSpec& inst = loaded.cluster.instance;
-  if (uses_nccl(loaded) && !loaded.cluster.software_stated && inst.nic.flow_cap > Bandwidth{0} &&
+  if (uses_nccl(loaded) && !loaded.cluster.software_stated && inst.nic.flow_cap > Bandwidth{0} && inst.nic.flows_per_connection > 1 &&
       std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))
     notes.push_back("software: not stated: priced with NCCL " + to_string(inst.nccl) + ", whose socket transport gives a connection " +
                     std::to_string(inst.nic.flows_per_connection) + " TCP flow(s) of at most " + fmt("%.0f", inst.nic.flow_cap.bytes_per_s * 8 / 1e9) +
