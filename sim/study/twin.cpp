@@ -195,8 +195,9 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
                     "of a date), for an older stack (docs/model.md \"Transports\")");
   if (!loaded.cluster.software_note.empty()) notes.push_back(loaded.cluster.software_note);
   // NCCL's socket threads spin beside the loader's workers while collectives cross nodes.
+  const int gpn = loaded.cluster.gpus_per_node > 0 ? loaded.cluster.gpus_per_node : inst.gpus;
   if (uses_nccl(loaded) && loaded.data.workers > 0 && std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))
-    if (const double lost = loader_share_lost(loaded.data.workers, inst.vcpus, inst.gpus, inst.nic.spinning_threads); lost > 0)
+    if (const double lost = loader_share_lost(loaded.data.workers, inst.vcpus, gpn, inst.nic.spinning_threads); lost > 0)
       notes.push_back("input: NCCL's socket transport keeps " + std::to_string(inst.nic.spinning_threads) +
                       " helper threads per node busy while a collective crosses nodes; beside the loader's workers on " +
                       std::to_string(inst.vcpus) + " vCPUs they leave the loader " + fmt("%.0f", 100 * (1 - lost)) +
