@@ -18,8 +18,10 @@ static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind =
 // /sys/class/net/<if>/device/vendor, 2 threads x 8 sockets on 0x1d0f (AWS), else 0 helper threads
 // and 1 socket ("we only use the main thread and do not spawn extra threads"). A pod's veth has no
 // PCI device, so the read fails and NCCL takes the default. MAX_THREADS 16, MAX_SOCKETS 64.
+// Before v2.4.8 neither variable exists (net_socket.cc at v2.4.6-1): the proxy thread drives one socket.
 static std::pair<int, int> socket_threads_and_socks(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
 {
+  if (sw.nccl < kNcclMultiSocket) return {0, 1};
   const bool aws = vendor_visible && aws_nic(nic);
   int nt = sw.socket_nthreads == -2 ? (aws ? 2 : 0) : std::clamp(sw.socket_nthreads, 0, 16);
   int ns = sw.nsocks_perthread == -2 ? (aws ? 8 : 1) : std::max(sw.nsocks_perthread, 1);
@@ -29,9 +31,6 @@ static std::pair<int, int> socket_threads_and_socks(const SoftwareSpec& sw, cons
 
 int nccl_sockets_per_connection(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
 {
-  // Before v2.4.8 one socket, driven by the proxy thread itself (src/transport/net_socket.cc at
-  // v2.4.6-1 has no NCCL_NSOCKS_PERTHREAD / NCCL_SOCKET_NTHREADS).
-  if (sw.nccl < kNcclMultiSocket) return 1;
   const auto [nt, ns] = socket_threads_and_socks(sw, nic, vendor_visible);
   return nt == 0 ? 1 : nt * ns;  // no helper threads: the data goes over the control socket
 }
@@ -105,7 +104,6 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw)
 
 int nccl_socket_helper_threads(const SoftwareSpec& sw, const NicSpec& nic, bool vendor_visible)
 {
-  if (sw.nccl < kNcclMultiSocket) return 0;  // v2.4.6-1: the proxy thread drives its one socket
   return socket_threads_and_socks(sw, nic, vendor_visible).first;
 }
 

@@ -284,10 +284,8 @@ class IterationRun {
       for (const Part& part : parts) r.comm_busy += part.end - part.start;
     Time loader{0};
     for (const RankClass& c : classes_) loader = max(loader, c.loader);
-    if (loader > Time{0} && s_.loader_lost_while_comm > 0) {  // network threads share the loader's vCPUs
-      r.loader_network = Time::from_seconds(r.comm_busy.seconds() * s_.loader_lost_while_comm);
-      loader += r.loader_network;
-    }
+    if (loader > Time{0})  // network threads share the loader's vCPUs while the collectives run
+      loader += Time::from_seconds(r.comm_busy.seconds() * s_.loader_lost_while_comm);
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
     if (timeline_) {

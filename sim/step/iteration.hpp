@@ -83,7 +83,6 @@ struct IterationResult {
   Time comm_busy{0};     // sum of the reduction durations
   Time exposed_comm{0};  // communication not hidden behind the slowest class's backward
   Time loader_wait{0};   // time the step waits for input
-  Time loader_network{0};  // loader time added by network threads' CPU (IterationSetup::loader_lost_while_comm)
   Time sync_wait{0};     // how much later the slowest class's last gradients are ready than the fastest's
   Time interference{0};  // backward of the slowest class lengthened by overlapping collectives
   Time bucket_copy{0};   // DDP's copies into buckets (in backward) and out of them (before the optimizer)
