@@ -5,6 +5,7 @@
 #include "algorithms/bus_bandwidth.hpp"
 #include "algorithms/registry.hpp"
 #include "core/error.hpp"
+#include "sim/network/nvls_pipeline.hpp"
 #include "sim/network/tree_pipeline.hpp"
 #include "topology/rings.hpp"
 
@@ -157,12 +158,14 @@ PricedCollective CollectiveModel::nccl(const algo::Algorithm& a, algo::Collectiv
     // NCCL chooses by its own estimate (its latencies, the plugin's network latency); the price is
     // the physical latency with the same bandwidth; a Simple tree across nodes pays the larger of
     // treeCorrectionFactor's bandwidth term and the uncorrected one plus its chunk fill
-    // (tree_pipeline.hpp).
+    // (tree_pipeline.hpp), and NVLS inside one node its three-stage pipeline (nvls_pipeline.hpp).
     double price_bandwidth_us = bandwidth_us;
     if (tree && a.name() == "tree" && p == algo::Protocol::simple && topo_.nodes() > 1) {
       const double raw_us = bandwidth_us * correction;
       price_bandwidth_us = std::max(bandwidth_us, raw_us + simple_tree_fill_us(raw_us, bytes, channels_, hops, topo_));
     }
+    if (a.name() == "nvls" && op == algo::CollectiveOp::all_reduce && topo_.nodes() == 1)
+      price_bandwidth_us = nvls_pipelined_us(bandwidth_us, bytes, topo_);
     const CostTerms terms{algo::nccl_latency(a.nccl_family(), p, hops, topo_).us() * ring, price_bandwidth_us};
     const algo::HopCount counted = algo::nccl_estimated_hops(a.nccl_family(), op, ranks, topo_.nodes(), hops, topo_.instance().nccl);
     const double t = algo::nccl_estimated_latency(a.nccl_family(), p, counted, topo_).us() * ring + bandwidth_us;

@@ -53,7 +53,9 @@ sizes=$(grep -cE '^([0-9]+: )? +[0-9]+ +[0-9]+ +(float|half|bfloat16) ' "$tmp/al
 rows=$(grep -cE '^allreduce,[0-9]+,[0-9]+,[a-z_]+,(ll|ll128|simple),' "$tmp/tuner.csv")
 [ "$rows" -gt 0 ] && grep -q "^ddpsim: wrote tuner.csv: $rows row(s) for " "$tmp/export.err" &&
   say ok "README's tuner export: $(cat "$tmp/export.err")" || say fail "README's tuner export: $rows rows, $(cat "$tmp/export.err")"
-(cd "$tmp" && "$ddpsim" calibrate export "$root/profiles/p5.48xlarge.yaml" --nccl-tuner none.csv --nodes 1 2>"$tmp/none.err")
+# One node, where the fitted model's choices are within 5 % of NCCL's own (since the NVLS pipeline
+# fill, round 4 session 17, ring beats NVLS by 2-3 % at 1 and 8 MiB: rows at the default 1 %).
+(cd "$tmp" && "$ddpsim" calibrate export "$root/profiles/p5.48xlarge.yaml" --nccl-tuner none.csv --nodes 1 --min-gain 0.05 2>"$tmp/none.err")
 grep -q "0 row(s): NCCL's default already matches" "$tmp/none.err" && ! grep -q '^allreduce' "$tmp/none.csv" &&
   say ok "an export with nothing to override says so: $(cat "$tmp/none.err")" || say fail "empty export: $(cat "$tmp/none.err")"
 
