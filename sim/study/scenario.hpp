@@ -36,7 +36,8 @@ struct ClusterSpec {
   FabricSpec fabric;
   Time startup{0};                // job start-up (provisioning, container, process group)
   bool software_stated = false;   // the scenario names software.nccl or software.as_of (else the current stack is assumed)
-  std::string software_note;      // what software.as_of resolved to (app/input as_of_note); "" without it
+  // What the transport resolved to, one report note each (app/input: as_of_note, pod_network_note).
+  std::vector<std::string> software_notes;
 };
 
 struct TrainingSpec {

@@ -193,7 +193,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
                     std::to_string(inst.nic.flows_per_connection) + " TCP flow(s) of at most " + fmt("%.0f", inst.nic.flow_cap.bytes_per_s * 8 / 1e9) +
                     " Gbps each on " + inst.name + "; NCCL before 2.4.8 opened one: set software.nccl, or software.as_of (the stack "
                     "of a date), for an older stack (docs/model.md \"Transports\")");
-  if (!loaded.cluster.software_note.empty()) notes.push_back(loaded.cluster.software_note);
+  notes.insert(notes.end(), loaded.cluster.software_notes.begin(), loaded.cluster.software_notes.end());
   // NCCL's socket threads spin beside the loader's workers while collectives cross nodes.
   const int gpn = loaded.cluster.gpus_per_node > 0 ? loaded.cluster.gpus_per_node : inst.gpus;
   if (uses_nccl(loaded) && loaded.data.workers > 0 && std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; }))

@@ -22,6 +22,14 @@ Date date(const char* s)
   return d;
 }
 
+// Every note the transport resolved to, as one text to search.
+std::string joined(const std::vector<std::string>& notes)
+{
+  std::string out;
+  for (const std::string& n : notes) out += n + "\n";
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("software era: dates parse strictly")
@@ -70,12 +78,12 @@ TEST_CASE("software era: as_of fills what the scenario does not name, and says s
   CHECK(s.cluster.instance.nic.flows_per_connection == 1);
   CHECK(s.training.horovod == sim::HorovodDefaults::pre_2020);
   CHECK(s.cluster.software_stated);
-  CHECK(s.cluster.software_note.find("NCCL 2.3.5, its newest release by then") != std::string::npos);
-  CHECK(s.cluster.software_note.find("no aws-ofi-nccl") != std::string::npos);
+  CHECK(joined(s.cluster.software_notes).find("NCCL 2.3.5, its newest release by then") != std::string::npos);
+  CHECK(joined(s.cluster.software_notes).find("no aws-ofi-nccl") != std::string::npos);
   // Before NCCL's first public source: priced as 2.3.5, and the note says why.
   s = load("  as_of: 2018-03-01\n");
   CHECK(s.cluster.instance.nccl == Version{2, 3, 5});
-  CHECK(s.cluster.software_note.find("binary releases before it (2.0-2.2") != std::string::npos);
+  CHECK(joined(s.cluster.software_notes).find("binary releases before it (2.0-2.2") != std::string::npos);
   // After NCCL 2.4.8 on an AWS NIC: 2 x 8 sockets; after Horovod v0.21.0: its post-2020 defaults.
   s = load("  as_of: 2021-01\n");
   CHECK(s.cluster.instance.nccl == Version{2, 8, 3});
@@ -85,14 +93,14 @@ TEST_CASE("software era: as_of fills what the scenario does not name, and says s
   s = load("  as_of: 2018-10\n  nccl: 2.4.8\n", "  horovod: {defaults: post-2020}\n");
   CHECK(s.cluster.instance.nccl == Version{2, 4, 8});
   CHECK(s.training.horovod == sim::HorovodDefaults::post_2020);
-  CHECK(s.cluster.software_note.find("NCCL 2.4.8 (stated)") != std::string::npos);
+  CHECK(joined(s.cluster.software_notes).find("NCCL 2.4.8 (stated)") != std::string::npos);
   // The same stack named or dated prices the same.
   const sim::ScenarioReport dated = sim::predict(load("  as_of: 2018-10-24\n"));
   const sim::ScenarioReport named = sim::predict(load("  nccl: 2.3.7\n  aws_ofi_nccl: none\n", "  horovod: {defaults: pre-2020}\n"));
   REQUIRE(dated.results.size() == 2);
   CHECK(dated.results[1].step_time_s == named.results[1].step_time_s);
   CHECK(dated.results[1].step_time_s > 1.5 * sim::predict(load("  nccl: 2.21.5\n")).results[1].step_time_s);  // one 5 Gbps flow
-  CHECK(std::find(dated.notes.begin(), dated.notes.end(), load("  as_of: 2018-10-24\n").cluster.software_note) != dated.notes.end());
+  CHECK(std::find(dated.notes.begin(), dated.notes.end(), load("  as_of: 2018-10-24\n").cluster.software_notes.at(0)) != dated.notes.end());
   // What the date's release lacks is refused at its key, naming the date as a cause.
   CHECK_THROWS_WITH(load("  as_of: 2018-10\n", "communication:\n  algorithm: tree\n"),
                     Catch::Contains("communication.algorithm") && Catch::Contains("NCCL 2.3.5 (software.nccl or software.as_of)"));

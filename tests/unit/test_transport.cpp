@@ -254,6 +254,12 @@ TEST_CASE("transport: in a Kubernetes pod NCCL sees a veth, detects no AWS NIC a
   }
   CHECK(said);
   CHECK_FALSE(release);
+  // With a dated stack too, the date and the pod network are two notes of the report, not one line.
+  const sim::ScenarioSpec both = app::parse_scenario("s.yaml", base + ", pod_network: true" + rest + "software: {as_of: 2021-01}\n", catalog());
+  REQUIRE(both.cluster.software_notes.size() == 2);
+  CHECK(both.cluster.software_notes[0].find("as of 2021-01") != std::string::npos);
+  CHECK(both.cluster.software_notes[1].find("pod network") != std::string::npos);
+  CHECK(both.cluster.software_notes[1].find("as of") == std::string::npos);
   CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + ", pod_network: maybe" + rest, catalog()),
                     Catch::Contains("cluster.pod_network"));
 }
