@@ -9,8 +9,8 @@ constexpr std::uint64_t kNcclSteps = 8;  // NCCL_STEPS (src/include/device.h)
 // NCCL_NVLS_NCHANNELS on SM90: 16 (src/transport/nvls.cc, v2.17.1-1 to v2.30; from v2.25
 // NVLS_NCHANNELS_SM90). Only Hopper-class GPUs in the catalog have NVLink SHARP.
 constexpr std::uint64_t kNvlsChannelsSm90 = 16;
-// NCCL_NVLS_CHUNKSIZE's default, the largest NVLS chunk (src/transport/nvls.cc; a literal 131072
-// in enqueue.cc before v2.20).
+// NCCL_NVLS_CHUNKSIZE's default, the largest NVLS chunk (src/transport/nvls.cc from v2.21; a
+// literal 131072 in enqueue.cc before).
 constexpr std::uint64_t kNvlsChunk = 128 * 1024;
 // v2.18.1-1 raised computeCollChunkInfo's first threshold from 32 to 64 concurrent chunks.
 constexpr Version kNcclNvlsChunk64{2, 18, 1};
