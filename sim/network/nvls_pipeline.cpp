@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "sim/network/nccl_steps.hpp"
+
 namespace ddpsim::sim {
 namespace {
 
-constexpr std::uint64_t kNcclSteps = 8;  // NCCL_STEPS (src/include/device.h)
 // NCCL_NVLS_NCHANNELS on SM90: 16 (src/transport/nvls.cc, v2.17.1-1 to v2.30; from v2.25
 // NVLS_NCHANNELS_SM90). Only Hopper-class GPUs in the catalog have NVLink SHARP.
 constexpr std::uint64_t kNvlsChannelsSm90 = 16;
@@ -22,7 +23,7 @@ constexpr std::uint64_t kStages = 3;
 // the channels x heads concurrent chunks.
 std::uint64_t nvls_chunk(std::uint64_t bytes, std::uint64_t concurrent, const InstanceSpec& inst)
 {
-  std::uint64_t chunk = std::min(inst.nccl_buffsize.n / kNcclSteps, kNvlsChunk);
+  std::uint64_t chunk = std::min(nccl_simple_step_bytes(inst), kNvlsChunk);
   const std::uint64_t first = inst.nccl >= kNcclNvlsChunk64 ? 64 : 32;
   if (bytes < first * concurrent * chunk && chunk > 65536) chunk = 65536;
   if (bytes < 8 * concurrent * chunk && chunk > 32768) chunk = 32768;

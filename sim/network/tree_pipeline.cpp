@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "sim/network/nccl_steps.hpp"
+
 namespace ddpsim::sim {
 namespace {
 
-constexpr int kNcclSteps = 8;  // NCCL_STEPS (src/include/device.h)
 // The first release whose Simple tree keeps the whole step as its chunk: v2.20.3-1 dropped
 // computeCollChunkInfo's loop that halved it for small messages (src/enqueue.cc, v2.19.4-1 and
 // older back to v2.4.8-1: while bytes / (channels x chunk) < depth x 8 and chunk > 128 KiB,
@@ -18,7 +19,7 @@ constexpr Version kNcclWholeStepTreeChunk{2, 20, 3};
 double simple_tree_chunk(Bytes bytes, int channels, const Topology& topo)
 {
   const InstanceSpec& inst = topo.instance();
-  double chunk = static_cast<double>(inst.nccl_buffsize.n / kNcclSteps);
+  double chunk = static_cast<double>(nccl_simple_step_bytes(inst));
   if (inst.nccl >= kNcclWholeStepTreeChunk) return chunk;
   int log2_nodes = 0;
   while ((2 << log2_nodes) <= topo.nodes()) ++log2_nodes;
