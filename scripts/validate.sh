@@ -12,11 +12,15 @@
 # compute % of step time; memory % of peak memory.
 # Needs bash, python3 (stdlib) and the ddpsim binary.
 #
-# usage: scripts/validate.sh [--ddpsim PATH] [--out FILE] [--check BASELINE] [--jobs N] [--skip-jobs]
+# --errors FILE also writes every row's signed error (kind <TAB> source <TAB> error), e.g. to
+# recompute the network band's sd (docs/validation.md "The network price's own error").
+#
+# usage: scripts/validate.sh [--ddpsim PATH] [--out FILE] [--errors FILE] [--check BASELINE] [--jobs N] [--skip-jobs]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ddpsim="$root/build/release/app/ddpsim"
 out=""
+errors_out=""
 check=""
 jobs=2
 skip_jobs=0
@@ -24,10 +28,11 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --ddpsim) ddpsim="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --errors) errors_out="$2"; shift 2 ;;
     --check) check="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --skip-jobs) skip_jobs=1; shift ;;
-    *) echo "usage: $0 [--ddpsim PATH] [--out FILE] [--check BASELINE] [--jobs N] [--skip-jobs]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--ddpsim PATH] [--out FILE] [--errors FILE] [--check BASELINE] [--jobs N] [--skip-jobs]" >&2; exit 2 ;;
   esac
 done
 [[ -x "$ddpsim" ]] || { echo "$0: error: ddpsim not found at $ddpsim (build first or pass --ddpsim)" >&2; exit 2; }
@@ -122,6 +127,8 @@ for i, r in enumerate(d["rows"]):
     print(f"memory\t{src}\t{100.0 * (r['peak_memory_GiB'] * 2**30 / (mb['total'] - mb['buckets'] - mb['workspace']) - 1.0):.4f}")
 PY
 done
+
+if [[ -n "$errors_out" ]]; then cp "$errs" "$errors_out.tmp" && mv "$errors_out.tmp" "$errors_out"; fi
 
 python3 - "$errs" "$out" "$check" <<'PY'
 import json, statistics, sys

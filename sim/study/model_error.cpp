@@ -1,5 +1,6 @@
 #include "sim/study/model_error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -23,6 +24,21 @@ constexpr double kRooflineLnSd = 0.63;
 // all 21 rows were losses and the band was half-normal, a loss only; folded now it would leave 11
 // of the 21 below its p10).
 constexpr double kNodeLossLnSd = 0.054;
+
+// Issue 18: every multi-node collective the project holds, priced by the catalog alone
+// (`scripts/validate.sh`, `--profile none`): 148 rows of 8 sources, all on AWS (nccl-tests logs of
+// p3dn, p4de and three of p5 over two nodes; the p3dn 256 MiB points over EFA, patched EFA and
+// TCP). ln(measured / predicted time) has a root mean square of 0.475 (mean +0.30; 103 of 148 rows
+// too fast, median x1.30; per source RMS 0.07 (p3dn TCP) to 0.85 (p5 EKS)). Measured, not
+// explained: what is left after the mechanisms found is listed in docs/validation.md ("Where the
+// model misses, and why"; "The network price's own error"). So a prediction whose network rests
+// on the catalog carries it, as a band on the network efficiency (the bandwidth term of every
+// multi-node collective; a latency-bound collective's error is in the sd but not in the band),
+// centred on the model: the centre is not moved towards these rows. Held out by source (each
+// source's rows against the sd of the other seven), 121 of the 148 rows lie inside its p10-p90
+// (82 %), every miss on the too-fast side. No InfiniBand multi-node log is held: applied there as
+// measured here.
+constexpr double kNetworkLnSd = 0.475;
 
 bool shares_a_node(const ScenarioSpec& spec)
 {
@@ -78,5 +94,35 @@ std::string node_loss_note()
                 kNodeLossLnSd);
   return buf;
 }
+
+bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
+{
+  const Profile& prof = spec.communication.profile;
+  if (spec.job_profile || prof.network.fitted || !prof.residuals.empty()) return false;
+  const auto& nodes = spec.cluster.nodes;
+  if (std::none_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; })) return false;
+  for (const Dimension& d : u.dims)
+    if (d.knob == "network_efficiency") return false;
+  Dimension d;
+  d.knob = "network_efficiency";
+  d.source = "network price error";
+  d.center = std::log(prof.network.efficiency);
+  d.screened = true;  // a step whose communication is hidden does not move: no samples then
+  push_normal(u, d, kNetworkLnSd * kNetworkLnSd);
+  return true;
+}
+
+std::string network_error_note()
+{
+  char buf[300];
+  std::snprintf(buf, sizeof buf,
+                "interval: network efficiency x exp(N(0, %.3f)): the network is priced by the catalog alone, whose "
+                "multi-node collectives measured 1.30x their price (median of 148 rows, 8 AWS sources); fit a "
+                "profile on your nccl-tests log (calibrate fit)",
+                kNetworkLnSd);
+  return buf;
+}
+
+double network_price_ln_sd() { return kNetworkLnSd; }
 
 }  // namespace ddpsim::sim

@@ -6,7 +6,10 @@
 //   - the roofline at its default efficiency: compute x exp(N(0, 0.63^2)) (29 single-GPU steps);
 //   - the one-node loss: each GPU's compute x exp(N(0, 0.054^2)) on rows with more than one GPU
 //     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against 97-100% modelled
-//     with the slowest GPU charged).
+//     with the slowest GPU charged);
+//   - the network's price from the catalog alone: network efficiency x exp(N(0, 0.475^2)) on
+//     scenarios that cross nodes with no fitted network profile (148 measured multi-node
+//     collectives of 8 AWS sources, priced by the catalog alone).
 #pragma once
 
 #include <string>
@@ -26,5 +29,12 @@ std::string roofline_note(const ScenarioSpec& spec);
 // Returns whether it was added.
 bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u);
 std::string node_loss_note();
+
+// The catalog-only network price's error, when some row crosses nodes, no job profile is
+// applied and the network profile was not fitted (a fitted one brings its own residuals).
+// Returns whether it was added. The sd is also what `ddpsim collective` quotes.
+bool add_network_error(const ScenarioSpec& spec, Uncertainty& u);
+std::string network_error_note();
+double network_price_ln_sd();
 
 }  // namespace ddpsim::sim

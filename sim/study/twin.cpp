@@ -206,6 +206,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   const bool roofline = add_roofline_error(loaded, u);  // issue 18
   const bool node_loss = add_node_loss(loaded, u);       // issue 18
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
+  const bool network = add_network_error(loaded, u);           // issue 18: ... so it gets the catalog's measured error
   std::string assumed;
   for (const AssumedRange& a : loaded.assumed) {
     if (has_knob(u, a.knob)) continue;
@@ -235,6 +236,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     add_intervals(loaded, report, u, shared, samples);
     if (roofline) notes.push_back(roofline_note(loaded));
     if (node_loss) notes.push_back(node_loss_note());
+    if (network) notes.push_back(network_error_note());
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
                     " Latin-hypercube samples of the uncertain inputs (--samples)");

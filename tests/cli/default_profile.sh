@@ -24,7 +24,7 @@ compare() {  # INSTANCE NODES SCENARIO_PROFILE_LINE COLLECTIVE_PROFILE_ARGS... -
   local inst=$1 nodes=$2 line=$3; shift 3
   scenario "$inst" "$nodes" "$line" >"$tmp/s.yaml"
   "$ddpsim" scenario "$tmp/s.yaml" --format json --samples 0 >"$tmp/s.json" || { echo "scenario failed"; return 1; }
-  "$ddpsim" collective --instance "$inst" --nodes "$nodes" -b $bytes -e $bytes --format json "$@" >"$tmp/c.json" ||
+  "$ddpsim" collective --instance "$inst" --nodes "$nodes" -b $bytes -e $bytes --format json "$@" >"$tmp/c.json" 2>"$tmp/c.err" ||
     { echo "collective failed"; return 1; }
   python3 - "$tmp/s.json" "$tmp/c.json" <<'PY'
 import json, sys
