@@ -88,6 +88,11 @@ std::string knob_warning(const std::string& knob, double v, double start)
   if (knob == "node_slowdown" && (v < 0.95 || v > 1.3))
     return fmt("node_slowdown %.3g", v) + " is outside the plausible 0.95-1.3 (public 8-GPU nodes: 1.00-1.18): " +
            "probably missing: communication or an input-pipeline cost that grows with the GPUs in use, not the node's share";
+  // 43 public multi-node rows (2-32 nodes) lost, beyond their own node, x0.95-1.07 of compute per
+  // doubling of nodes (docs/validation.md "The loss across nodes"). Far beyond is another cost.
+  if (knob == "doubling_slowdown" && (v < 0.95 || v > 1.15))
+    return fmt("doubling_slowdown %.3g", v) + " is outside the plausible 0.95-1.15 (public multi-node rows: 0.95-1.07 per " +
+           "doubling): probably missing: a network priced too fast (fit network_efficiency) or a per-step cost (step_overhead)";
   return "";
 }
 

@@ -6,7 +6,7 @@
 # Needs only bash, awk, python3 (stdlib) and the ddpsim binary.
 #
 # usage: scripts/validate_calibrate_job.sh [--ddpsim PATH] [--only REGEX] [--samples N] [--knobs "K1 K2"]
-#   --knobs  fit only this knob set (default: the three sets below)
+#   --knobs  fit only this knob set (default: the four sets below)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ddpsim="$root/build/release/app/ddpsim"
@@ -26,8 +26,9 @@ done
 
 # The knob sets, chosen before running (docs/validation.md says why): the 1-node row fixes the
 # compute; the 2-node row, with half the accumulation steps and the network in play, fixes one of
-# a per-step cost or the network's efficiency.
-knob_sets=("compute_scale step_overhead" "compute_scale network_efficiency" "compute_scale")
+# a per-step cost or the network's efficiency. The fourth set came with its knob (round 4 session
+# 18): the loss across nodes per doubling, whose form (a drift) is the extrapolation's.
+knob_sets=("compute_scale step_overhead" "compute_scale network_efficiency" "compute_scale" "compute_scale doubling_slowdown")
 [[ -z "$one_set" ]] || knob_sets=("$one_set")
 fit_on="nodes=1,2"
 

@@ -44,6 +44,11 @@ struct ComputeParams {
   // loss, which no modelled mechanism explains (docs/model.md "What real steps pay"). 1 = none;
   // fitted by `calibrate job --fit node_slowdown`, sampled in the intervals (sim/study/model_error.cpp).
   double node_slowdown = 1.0;
+  // Per-GPU forward + backward time x this per doubling of the nodes beyond one (x s^log2(nodes)):
+  // the loss across nodes that no modelled mechanism explains, measured on public multi-node rows
+  // (docs/validation.md "The loss across nodes"). 1 = none; fitted by `calibrate job --fit
+  // doubling_slowdown`, sampled in the intervals (sim/study/model_error.cpp).
+  double doubling_slowdown = 1.0;
   // Spread of GPU speed across the GPUs of a job (compute.gpu_spread): a lognormal sigma of each
   // GPU's compute time; a synchronous step runs at the slowest of its GPUs (slowest_gpu_factor).
   double gpu_spread = kGpuSpreadSigma;

@@ -48,6 +48,7 @@ const std::vector<Knob>& knobs()
       {"loader_cpu", "s", 0, 1e4, "CPU seconds to load and preprocess one sample (data.per_sample_cpu_s)"},
       {"model_scale", "", 0, 1e6, "scale of the model's parameter count (params, FLOPs x s; activations x sqrt(s))"},
       {"node_slowdown", "", 0, 1e3, "each GPU's forward + backward time x this when its node runs more than one GPU"},
+      {"doubling_slowdown", "", 0, 1e3, "each GPU's forward + backward time x this per doubling of the nodes beyond one"},
   };
   return all;
 }
@@ -68,6 +69,7 @@ double start_value(const std::string& name, const ScenarioSpec& s)
   if (name == "network_efficiency") return s.communication.profile.network.efficiency;
   if (name == "compute_efficiency") return s.compute.efficiency;
   if (name == "node_slowdown") return s.compute.node_slowdown;
+  if (name == "doubling_slowdown") return s.compute.doubling_slowdown;
   if (name == "measured_step") return s.compute.measured_step_s.value_or(modelled_step(s));
   if (name == "network_latency") return s.cluster.instance.nic.latency.seconds();
   if (name == "nvlink_latency") return s.cluster.instance.nvlink_latency.seconds();
@@ -109,6 +111,8 @@ void apply(const std::string& name, ScenarioSpec& s, double v)
     s.data.per_sample_cpu_s = v;
   } else if (name == "node_slowdown") {
     s.compute.node_slowdown = v;
+  } else if (name == "doubling_slowdown") {
+    s.compute.doubling_slowdown = v;
   } else if (name == "model_scale") {
     for (Layer& l : s.model.layers) {
       for (Tensor& t : l.params) t.numel = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.numel) * v));
@@ -141,6 +145,11 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
   if (name == "loader_cpu" || name == "node_slowdown") {
     if (f.instance != t.instance)
       return "fitted on " + f.instance + (name == "loader_cpu" ? "'s CPUs" : " nodes") + ", the scenario uses " + t.instance;
+    return same_model ? "" : "fitted on model " + f.model + ", the scenario runs " + t.model;
+  }
+  if (name == "doubling_slowdown") {  // what a framework loses across nodes, on one network
+    if (f.instance != t.instance) return "fitted on " + f.instance + " nodes, the scenario uses " + t.instance;
+    if (f.framework != t.framework) return "fitted with " + f.framework + ", the scenario runs " + t.framework;
     return same_model ? "" : "fitted on model " + f.model + ", the scenario runs " + t.model;
   }
   if (name == "model_scale") return same_model ? "" : "fitted on model " + f.model + ", the scenario runs " + t.model;

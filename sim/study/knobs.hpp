@@ -16,6 +16,9 @@
 //   node_slowdown       [1]  each GPU's forward + backward time x this on rows with more than one GPU
 //                            per node (compute.node_slowdown): the one-node loss, a measured effect
 //                            without a modelled mechanism (docs/model.md "What real steps pay")
+//   doubling_slowdown   [1]  each GPU's forward + backward time x this per doubling of the nodes
+//                            beyond one (x s^log2(nodes); compute.doubling_slowdown): the loss across
+//                            nodes, measured on public rows, without a modelled mechanism
 // There is no interference-factor knob: the simulator has no such parameter yet.
 #pragma once
 

@@ -40,6 +40,21 @@ constexpr double kNodeLossLnSd = 0.054;
 // measured here.
 constexpr double kNetworkLnSd = 0.475;
 
+// Issue 18: every public multi-node row the project holds with its own one-node row
+// (validation/training: 40 DGX A100 BERT rows of PyTorch and PaddlePaddle, 2-32 nodes;
+// validation/aws/training: 3 p3.16xlarge Horovod ResNet-50 rows, 2-8 nodes): the efficiency across
+// nodes, (throughput at N nodes / N) / (throughput of one node), predicted against measured.
+// ln(predicted / measured) is +0.043 on average (40 of 43 positive; Paddle +0.03..+0.11 from two
+// nodes on, PyTorch BERT at sequence 512 in TF32 +0.22 at 32 nodes) and, per doubling of the nodes
+// (ln / log2 nodes), has a root mean square of 0.0255: the loss grows with the nodes (a drift,
+// as for a job fit's extrapolation, calibrate/job_extrapolation.hpp). No modelled mechanism
+// explains it (communication is hidden behind backward or accumulation on the BERT rows;
+// docs/model.md "What real steps pay"), so it is a band: each GPU's compute x
+// exp(N(0, (0.0255 log2 nodes)^2)) on rows of several nodes, one draw per sample for every row (a
+// sample's loss grows with the nodes), centred on the model. In-sample 36 of the 43 inside p10-p90;
+// each source held out (against the other two's), 27 of 43: the sources differ more than the band.
+constexpr double kDoublingLnSd = 0.0255;
+
 bool shares_a_node(const ScenarioSpec& spec)
 {
   for (int g : spec.cluster.gpus_per_node_each)
@@ -124,5 +139,30 @@ std::string network_error_note()
 }
 
 double network_price_ln_sd() { return kNetworkLnSd; }
+
+bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
+{
+  if (spec.job_profile) return false;
+  const auto& nodes = spec.cluster.nodes;
+  if (std::none_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; })) return false;
+  Dimension d;
+  d.knob = "doubling_slowdown";
+  d.source = "loss across nodes";
+  d.center = std::log(spec.compute.doubling_slowdown);
+  d.screened = true;
+  push_normal(u, d, kDoublingLnSd * kDoublingLnSd);
+  return true;
+}
+
+std::string doubling_loss_note()
+{
+  char buf[300];
+  std::snprintf(buf, sizeof buf,
+                "interval: compute x exp(N(0, %.4f)) per doubling of the nodes beyond one: 43 public multi-node rows "
+                "lost up to 20 points of their one-node efficiency, the model less; fit doubling_slowdown with calibrate job "
+                "on rows of one and several nodes",
+                kDoublingLnSd);
+  return buf;
+}
 
 }  // namespace ddpsim::sim

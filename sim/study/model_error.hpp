@@ -9,7 +9,9 @@
 //     with the slowest GPU charged);
 //   - the network's price from the catalog alone: network efficiency x exp(N(0, 0.475^2)) on
 //     scenarios that cross nodes with no fitted network profile (148 measured multi-node
-//     collectives of 8 AWS sources, priced by the catalog alone).
+//     collectives of 8 AWS sources, priced by the catalog alone);
+//   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
+//     several nodes (43 public multi-node rows, their efficiency against their own one-node row).
 #pragma once
 
 #include <string>
@@ -36,5 +38,10 @@ std::string node_loss_note();
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u);
 std::string network_error_note();
 double network_price_ln_sd();
+
+// The loss across nodes, when some row runs on several nodes and no job profile is applied (the
+// user's rows calibrate it). Returns whether it was added.
+bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u);
+std::string doubling_loss_note();
 
 }  // namespace ddpsim::sim

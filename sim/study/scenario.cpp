@@ -61,6 +61,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   cp.precision = spec.training.precision;
   cp.activation_checkpointing = spec.training.activation_checkpointing;
   if (gpn > 1) cp.speedup /= cp.node_slowdown;  // the one-node loss (compute.hpp)
+  if (nodes > 1) cp.speedup /= std::pow(cp.doubling_slowdown, std::log2(static_cast<double>(nodes)));  // ... across nodes
   cp.speedup /= slowest_gpu_factor(topo.gpu_count(), cp.gpu_spread);  // the slowest GPU sets the pace
 
   IterationSetup setup;

@@ -207,6 +207,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   const bool node_loss = add_node_loss(loaded, u);       // issue 18
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   const bool network = add_network_error(loaded, u);           // issue 18: ... so it gets the catalog's measured error
+  const bool doubling = add_doubling_loss(loaded, u);          // issue 18
   std::string assumed;
   for (const AssumedRange& a : loaded.assumed) {
     if (has_knob(u, a.knob)) continue;
@@ -237,6 +238,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     if (roofline) notes.push_back(roofline_note(loaded));
     if (node_loss) notes.push_back(node_loss_note());
     if (network) notes.push_back(network_error_note());
+    if (doubling) notes.push_back(doubling_loss_note());
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
                     " Latin-hypercube samples of the uncertain inputs (--samples)");

@@ -82,11 +82,11 @@ TEST_CASE("the one-node loss is a band, absent with one GPU per node")
   }
   // The central value is the model's: the band does not move it.
   CHECK(predict(bert(8), RunOptions{}, 0).results[0].step_time_s == shared.results[0].step_time_s);
-  // One GPU per node: no loss to carry.
+  // One GPU per node: no loss to carry (on one node; two nodes carry the loss across nodes, below).
   const ScenarioReport alone = predict(bert(1), RunOptions{}, kDefaultSamples);
   CHECK_FALSE(said(alone));
   for (const ConfigResult& r : alone.results)
-    if (r.step_band.set) CHECK(r.step_band.p90 < 1.01 * r.step_time_s);
+    if (r.step_band.set && r.nodes == 1) CHECK(r.step_band.p90 < 1.01 * r.step_time_s);
 }
 
 TEST_CASE("a fitted node_slowdown outside the public range warns")
@@ -138,4 +138,67 @@ TEST_CASE("a step's compute is its slowest GPU's: x the factor of its row's GPU 
     }
   }
   CHECK_THROWS_WITH(bert(8, "compute: {gpu_spread: -0.1}\n"), Catch::Contains("compute.gpu_spread"));
+}
+
+// Issue 18: the loss across nodes. 43 public multi-node rows lost more of their own node's
+// efficiency than the model gives; per doubling of the nodes ln(predicted / measured) has an RMS
+// of 0.0255, so it is a knob (doubling_slowdown) and a band that grows with the nodes.
+namespace {
+
+ScenarioSpec bert_nodes(const std::string& nodes)
+{
+  return app::parse_scenario("s.yaml",
+                             "name: t\ncluster: {instance: p5.48xlarge, nodes: " + nodes +
+                                 "}\nmodel: {preset: bert-large, seq_len: 128}\n"
+                                 "training: {framework: pytorch-ddp, batch_per_gpu: 32, precision: bf16, samples: 1000000, "
+                                 "optimizer: adam, grad_accum_steps: 16}\ncompute: {measured_step_s: 0.2}\n",
+                             test::catalog());
+}
+
+bool said_doubling(const ScenarioReport& r)
+{
+  for (const std::string& n : r.notes)
+    if (n.find("per doubling of the nodes beyond one") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("doubling_slowdown slows each GPU's compute by s^log2(nodes), not on one node")
+{
+  ScenarioSpec s = bert_nodes("[1, 4, 32]");
+  CHECK(start_value("doubling_slowdown", s) == 1.0);
+  const ScenarioReport before = run_scenario(s, RunOptions{});
+  apply("doubling_slowdown", s, 1.1);
+  const ScenarioReport after = run_scenario(s, RunOptions{});
+  REQUIRE(after.results.size() == 3);
+  const double factor[] = {1.0, 1.1 * 1.1, std::pow(1.1, 5)};
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(after.results[i].compute_s == Approx(factor[i] * before.results[i].compute_s).epsilon(1e-9));
+  // It transfers with the instance, the framework and the model.
+  JobContext a = context_of(bert_nodes("[1, 2]")), b = a;
+  CHECK(why_not_transferable("doubling_slowdown", a, b).empty());
+  b.framework = "horovod";
+  CHECK(why_not_transferable("doubling_slowdown", a, b) == "fitted with pytorch-ddp, the scenario runs horovod");
+  CHECK(calibrate::knob_warning("doubling_slowdown", 1.03, 1.0).empty());
+  CHECK_THAT(calibrate::knob_warning("doubling_slowdown", 1.3, 1.0), Catch::Contains("outside the plausible 0.95-1.15"));
+  CHECK_FALSE(calibrate::knob_warning("doubling_slowdown", 0.9, 1.0).empty());
+}
+
+TEST_CASE("the loss across nodes is a band that widens with the nodes, absent on one node")
+{
+  const ScenarioReport r = predict(bert_nodes("[1, 4, 32]"), RunOptions{}, kDefaultSamples);
+  CHECK(said_doubling(r));
+  REQUIRE(r.results.size() == 3);
+  const auto width = [](const ConfigResult& c) { return (c.step_band.p90 - c.step_band.p10) / c.step_time_s; };
+  for (const ConfigResult& c : r.results) REQUIRE(c.step_band.set);
+  // One node: the one-node band alone (x0.933-1.072 on compute); 4 nodes two doublings (sd 0.051
+  // on top); 32 nodes five (sd 0.128): p10-p90 about x0.85-1.18 on compute.
+  CHECK(width(r.results[1]) > width(r.results[0]));
+  CHECK(width(r.results[2]) > width(r.results[1]) + 0.1);
+  CHECK(r.results[2].step_band.p90 > 1.12 * r.results[2].step_time_s);
+  CHECK(r.results[2].step_band.p10 < 0.90 * r.results[2].step_time_s);
+  // The central value is the model's.
+  CHECK(predict(bert_nodes("[1, 4, 32]"), RunOptions{}, 0).results[2].step_time_s == r.results[2].step_time_s);
+  CHECK_FALSE(said_doubling(predict(bert_nodes("[1]"), RunOptions{}, kDefaultSamples)));
 }
