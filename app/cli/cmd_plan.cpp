@@ -51,12 +51,12 @@ class PlanCommand final : public Command {
       const std::vector<std::size_t> mine = shard_members(in.variants.size(), *shard);
       std::vector<sim::PlanVariant> share;
       for (std::size_t v : mine) share.push_back(in.variants[v]);
-      const auto results = sim::evaluate_variants(share, opt_.jobs, tick);
+      const auto results = sim::evaluate_variants(share, opt_.jobs, tick, in.goal.at_p90);
       write_output(opt_.output, plan_shard_jsonl(sim::plan_frame(in.variants), in.goal, mine, results, *shard,
                                                  {"plan", opt_.file, ""}));
       return 0;
     }
-    const auto results = sim::evaluate_variants(in.variants, opt_.jobs, tick);
+    const auto results = sim::evaluate_variants(in.variants, opt_.jobs, tick, in.goal.at_p90);
     const sim::PlanReport report = sim::decide(in.variants, results, in.goal);
     write_output(opt_.output, render_plan(report, opt_.format));
     return 0;

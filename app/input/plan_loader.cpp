@@ -6,6 +6,7 @@
 #include "app/input/scenario_loader.hpp"
 #include "app/input/yaml_reader.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -70,7 +71,7 @@ std::vector<YAML::Node> values(Reader& r, const YAML::Node& n, const std::string
 void read_goal(Reader& r, const YAML::Node& n, sim::Goal& g)
 {
   if (!r.expect_map(n, "goal")) return;
-  r.allow_keys(n, "goal", {"deadline", "budget", "minimize"});
+  r.allow_keys(n, "goal", {"deadline", "budget", "minimize", "confidence"});
   if (auto d = r.time(n, "goal", "deadline", false)) {
     if (d->ps <= 0) r.error(n["deadline"], "goal.deadline", "must be positive");
     g.deadline_s = d->seconds();
@@ -82,6 +83,14 @@ void read_goal(Reader& r, const YAML::Node& n, sim::Goal& g)
   }
   if (auto m = r.choice(n, "goal", "minimize", false, {"cost", "time"}))
     g.minimize = *m == "time" ? sim::Minimize::time : sim::Minimize::cost;
+  // Issue 18: how sure the recommendation must be. ddpsim's intervals are p10-p90, so 0.9 judges
+  // every row by the p90 of its time and cost, 0.5 by the central value (the default).
+  if (auto c = r.number(n, "goal", "confidence", false, 0, 1)) {
+    if (*c != 0.5 && *c != 0.9)
+      r.error(n["confidence"], "goal.confidence",
+              "expected 0.5 (judge by the central value) or 0.9 (by the p90 of the p10-p90 interval), got " + fmt("%g", *c));
+    g.at_p90 = *c == 0.9;
+  }
 }
 
 struct Pricing {

@@ -25,6 +25,7 @@ std::string goal_line(const sim::Goal& g)
   std::string s = "goal: minimize " + std::string(g.minimize == sim::Minimize::cost ? "cost" : "time");
   if (g.deadline_s) s += ", deadline " + fmt("%.2f h", *g.deadline_s / 3600);
   if (g.budget_usd) s += ", budget " + fmt("$%.2f", *g.budget_usd);
+  if (g.at_p90) s += ", confidence 0.9 (every row judged by the p90 of its interval)";
   return s;
 }
 
@@ -34,8 +35,8 @@ std::vector<const sim::PlanRow*> frontier(const sim::PlanReport& rep)
   std::vector<const sim::PlanRow*> out;
   for (const sim::PlanRow& r : rep.rows)
     if (r.pareto) out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [](const sim::PlanRow* a, const sim::PlanRow* b) {
-    return a->result.total_time_s < b->result.total_time_s;
+  std::stable_sort(out.begin(), out.end(), [&rep](const sim::PlanRow* a, const sim::PlanRow* b) {
+    return sim::judged_time_s(a->result, rep.goal) < sim::judged_time_s(b->result, rep.goal);
   });
   return out;
 }
@@ -65,11 +66,13 @@ std::string plan_table(const sim::PlanReport& rep)
     out += "recommended: none: every configuration is excluded (" + reasons + "; see excluded)\n\n";
   }
   out += "time/cost Pareto frontier (configurations that fit; fastest first):\n";
-  out += "  " + pad("configuration", 48, false) + "  " + pad("total", 10, true) + "  " + pad("cost", 12, true) + "  " +
-         pad("eff", 5, true) + "  " + pad("bound", 13, false) + "  goal\n";
+  const bool p90 = rep.goal.at_p90;  // the columns show what the goal judged
+  out += "  " + pad("configuration", 48, false) + "  " + pad(p90 ? "total p90" : "total", 10, true) + "  " +
+         pad(p90 ? "cost p90" : "cost", 12, true) + "  " + pad("eff", 5, true) + "  " + pad("bound", 13, false) + "  goal\n";
   for (const sim::PlanRow* r : frontier(rep))
-    out += "  " + pad(config_name(rep, *r), 48, false) + "  " + pad(fmt("%.2f h", r->result.total_time_s / 3600), 10, true) +
-           "  " + pad(fmt("$%.2f", r->result.cost_usd), 12, true) + "  " +
+    out += "  " + pad(config_name(rep, *r), 48, false) + "  " +
+           pad(fmt("%.2f h", sim::judged_time_s(r->result, rep.goal) / 3600), 10, true) + "  " +
+           pad(fmt("$%.2f", sim::judged_cost_usd(r->result, rep.goal)), 12, true) + "  " +
            pad(fmt("%.0f%%", r->result.scaling_efficiency * 100), 5, true) + "  " + pad(r->result.bound, 13, false) + "  " +
            (r->excluded.empty() ? "meets" : r->excluded) + "\n";
   std::size_t excluded = 0;
@@ -94,6 +97,7 @@ std::string plan_json(const sim::PlanReport& rep)
   g["minimize"] = rep.goal.minimize == sim::Minimize::cost ? "cost" : "time";
   g["deadline_s"] = rep.goal.deadline_s ? nlohmann::ordered_json(*rep.goal.deadline_s) : nlohmann::ordered_json();
   g["budget_usd"] = rep.goal.budget_usd ? nlohmann::ordered_json(*rep.goal.budget_usd) : nlohmann::ordered_json();
+  if (rep.goal.at_p90) g["confidence"] = 0.9;  // absent: the central value, as before goal.confidence
   j["goal"] = g;
   j["recommended"] = rep.recommended ? nlohmann::ordered_json(*rep.recommended) : nlohmann::ordered_json();
   j["why"] = rep.why;
@@ -108,7 +112,8 @@ std::string plan_json(const sim::PlanReport& rep)
     const bool calibrated = row.variant < rep.calibrated.size() && rep.calibrated[row.variant] && r.uncalibrated_step_s;
     o["calibrated"] = calibrated;
     if (calibrated) put_result_fields(o, r, {"uncalibrated_step_time_s"});
-    put_result_fields(o, r, {"total_time_s", "cost_usd", "price_usd_per_hour", "scaling_efficiency", "bound", "fits", "memory"});
+    put_result_fields(o, r, {"total_time_s", "total_time_s_p10", "total_time_s_p90", "cost_usd", "cost_usd_p10", "cost_usd_p90",
+                             "price_usd_per_hour", "scaling_efficiency", "bound", "fits", "memory"});
     o["pareto"] = row.pareto;
     o["excluded"] = row.excluded;
     j["rows"].push_back(std::move(o));
@@ -118,8 +123,10 @@ std::string plan_json(const sim::PlanReport& rep)
 
 std::string plan_csv(const sim::PlanReport& rep)
 {
+  const bool p90 = rep.goal.at_p90;  // the judged values as two more columns (absent at the central value)
   std::string out = "instance,nodes,gpus,framework,algorithm,variant,step_time_s,total_time_s,cost_usd,"
-                    "scaling_efficiency,bound,fits,memory_gib,pareto,recommended,excluded\n";
+                    "scaling_efficiency,bound,fits,memory_gib,pareto,recommended,excluded";
+  out += p90 ? ",total_time_s_p90,cost_usd_p90\n" : "\n";
   auto g = [](double v) { return fmt("%.9g", v); };
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const sim::PlanRow& row = rep.rows[i];
@@ -129,7 +136,10 @@ std::string plan_csv(const sim::PlanReport& rep)
            (r.fits ? g(r.total_time_s) : "") + "," + (r.fits ? g(r.cost_usd) : "") + "," + g(r.scaling_efficiency) + "," +
            r.bound + "," + (r.fits ? "true" : "false") + "," +
            g(static_cast<double>(r.memory.total().n) / static_cast<double>(GiB)) + "," + (row.pareto ? "true" : "false") +
-           "," + (rep.recommended == i ? "true" : "false") + "," + csv_quote(row.excluded) + "\n";
+           "," + (rep.recommended == i ? "true" : "false") + "," + csv_quote(row.excluded);
+    if (p90)
+      out += "," + (r.fits ? g(sim::judged_time_s(r, rep.goal)) : "") + "," + (r.fits ? g(sim::judged_cost_usd(r, rep.goal)) : "");
+    out += "\n";
   }
   return out;
 }

@@ -89,7 +89,8 @@ std::string plan_shard_jsonl(const sim::PlanFrame& frame, const sim::Goal& goal,
                {"goal",
                 {{"deadline_s", goal.deadline_s ? json(*goal.deadline_s) : json(nullptr)},
                  {"budget_usd", goal.budget_usd ? json(*goal.budget_usd) : json(nullptr)},
-                 {"minimize", goal.minimize == sim::Minimize::cost ? "cost" : "time"}}},
+                 {"minimize", goal.minimize == sim::Minimize::cost ? "cost" : "time"},
+                 {"confidence", goal.at_p90 ? 0.9 : 0.5}}},
                {"variants", std::move(vs)}};
   std::size_t rows = 0;
   for (const auto& r : results) rows += r.size();
@@ -250,6 +251,7 @@ Merged merge_shards(const std::vector<std::string>& paths)
   if (g.at("deadline_s").is_number()) goal.deadline_s = g["deadline_s"].get<double>();
   if (g.at("budget_usd").is_number()) goal.budget_usd = g["budget_usd"].get<double>();
   goal.minimize = g.value("minimize", "cost") == "time" ? sim::Minimize::time : sim::Minimize::cost;
+  goal.at_p90 = g.value("confidence", 0.5) == 0.9;  // shards written before goal.confidence: the central value
   DDPSIM_CHECK(frame.variants.size() == count, "merge: plan frame does not match its variant count");
   std::vector<std::vector<sim::ConfigResult>> results(count);
   for (const ShardFile& f : files)

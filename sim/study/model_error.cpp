@@ -63,17 +63,30 @@ bool shares_a_node(const ScenarioSpec& spec)
   return spec.cluster.gpus_per_node_each.empty() && g > 1;
 }
 
+bool crosses_nodes(const ScenarioSpec& spec)
+{
+  const auto& nodes = spec.cluster.nodes;
+  return std::any_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; });
+}
+
+// One measured error as a normal dimension of ln(knob), centred on the knob's value in the
+// scenario. Screened: a configuration the knob cannot move costs no samples.
+void push_band(Uncertainty& u, const char* knob, const char* source, double value, double ln_sd)
+{
+  Dimension d;
+  d.knob = knob;
+  d.source = source;
+  d.center = std::log(value);
+  d.screened = true;
+  push_normal(u, d, ln_sd * ln_sd);
+}
+
 }  // namespace
 
 bool add_roofline_error(const ScenarioSpec& spec, Uncertainty& u)
 {
   if (spec.compute.measured_step_s || spec.compute.efficiency_stated || spec.model.traced || spec.job_profile) return false;
-  Dimension d;
-  d.knob = "compute_scale";
-  d.source = "roofline error";
-  d.center = 0;
-  d.screened = true;  // an input-bound step does not move with compute: no samples then
-  push_normal(u, d, kRooflineLnSd * kRooflineLnSd);
+  push_band(u, "compute_scale", "roofline error", 1.0, kRooflineLnSd);  // an input-bound step does not move
   return true;
 }
 
@@ -90,12 +103,7 @@ std::string roofline_note(const ScenarioSpec& spec)
 bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u)
 {
   if (spec.job_profile || spec.model.traced || !shares_a_node(spec)) return false;
-  Dimension d;
-  d.knob = "node_slowdown";
-  d.source = "one-node loss";
-  d.center = std::log(spec.compute.node_slowdown);
-  d.screened = true;
-  push_normal(u, d, kNodeLossLnSd * kNodeLossLnSd);
+  push_band(u, "node_slowdown", "one-node loss", spec.compute.node_slowdown, kNodeLossLnSd);
   return true;
 }
 
@@ -113,17 +121,10 @@ std::string node_loss_note()
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
 {
   const Profile& prof = spec.communication.profile;
-  if (spec.job_profile || prof.network.fitted || !prof.residuals.empty()) return false;
-  const auto& nodes = spec.cluster.nodes;
-  if (std::none_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; })) return false;
+  if (spec.job_profile || prof.network.fitted || !prof.residuals.empty() || !crosses_nodes(spec)) return false;
   for (const Dimension& d : u.dims)
     if (d.knob == "network_efficiency") return false;
-  Dimension d;
-  d.knob = "network_efficiency";
-  d.source = "network price error";
-  d.center = std::log(prof.network.efficiency);
-  d.screened = true;  // a step whose communication is hidden does not move: no samples then
-  push_normal(u, d, kNetworkLnSd * kNetworkLnSd);
+  push_band(u, "network_efficiency", "network price error", prof.network.efficiency, kNetworkLnSd);  // hidden: no samples
   return true;
 }
 
@@ -142,15 +143,8 @@ double network_price_ln_sd() { return kNetworkLnSd; }
 
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
 {
-  if (spec.job_profile) return false;
-  const auto& nodes = spec.cluster.nodes;
-  if (std::none_of(nodes.begin(), nodes.end(), [](int n) { return n > 1; })) return false;
-  Dimension d;
-  d.knob = "doubling_slowdown";
-  d.source = "loss across nodes";
-  d.center = std::log(spec.compute.doubling_slowdown);
-  d.screened = true;
-  push_normal(u, d, kDoublingLnSd * kDoublingLnSd);
+  if (spec.job_profile || !crosses_nodes(spec)) return false;
+  push_band(u, "doubling_slowdown", "loss across nodes", spec.compute.doubling_slowdown, kDoublingLnSd);
   return true;
 }
 

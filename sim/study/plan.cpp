@@ -61,14 +61,25 @@ std::vector<ConfigResult> decode_rows(const std::string& in)
 
 }  // namespace
 
-std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
-                                                         const PlanProgress& progress)
+double judged_time_s(const ConfigResult& r, const Goal& g)
 {
+  return g.at_p90 && r.total_band.set ? r.total_band.p90 : r.total_time_s;
+}
+
+double judged_cost_usd(const ConfigResult& r, const Goal& g)
+{
+  return g.at_p90 && r.cost_band.set ? r.cost_band.p90 : r.cost_usd;
+}
+
+std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
+                                                         const PlanProgress& progress, bool intervals)
+{
+  const int samples = intervals ? kDefaultSamples : 0;
   std::vector<std::vector<ConfigResult>> out;
   out.reserve(variants.size());
   if (jobs <= 1 || variants.size() <= 1) {
     for (const PlanVariant& v : variants) {
-      out.push_back(predict(v.spec).results);
+      out.push_back(predict(v.spec, RunOptions{}, samples).results);
       if (progress) progress(out.size(), variants.size());
     }
     return out;
@@ -84,10 +95,10 @@ std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanV
     while (next < variants.size() && running.size() < static_cast<std::size_t>(jobs)) {
       const std::size_t from = next, to = std::min(variants.size(), next + chunk);
       next = to;
-      running.emplace_back([&variants, from, to] {
+      running.emplace_back([&variants, from, to, samples] {
         std::string all;
         for (std::size_t v = from; v < to; ++v) {
-          const std::string one = encode_rows(predict(variants[v].spec).results);
+          const std::string one = encode_rows(predict(variants[v].spec, RunOptions{}, samples).results);
           all += std::to_string(one.size()) + "\n" + one;
         }
         return all;
@@ -133,6 +144,7 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
   rep.model = frame.model;
   rep.parameters = frame.parameters;
   std::set<std::string> seen;
+  const std::string where = goal.at_p90 ? " at p90" : "";
   for (std::size_t v = 0; v < variants.size(); ++v) {
     rep.labels.push_back(variants[v].label);
     rep.calibrated.push_back(!variants[v].calibration.empty());
@@ -144,10 +156,10 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
       PlanRow row{r, v, {}, false};
       if (!r.fits) row.excluded = "does not fit: " + memory_need(r.memory);
       else if (!variants[v].priced) row.excluded = "no price: SageMaker ml.* rates are not in the catalog (give pricing:)";
-      else if (goal.deadline_s && r.total_time_s > *goal.deadline_s)
-        row.excluded = "misses the deadline: " + hours(r.total_time_s) + " > " + hours(*goal.deadline_s);
-      else if (goal.budget_usd && r.cost_usd > *goal.budget_usd)
-        row.excluded = "over budget: " + money(r.cost_usd) + " > " + money(*goal.budget_usd);
+      else if (goal.deadline_s && judged_time_s(r, goal) > *goal.deadline_s)
+        row.excluded = "misses the deadline" + where + ": " + hours(judged_time_s(r, goal)) + " > " + hours(*goal.deadline_s);
+      else if (goal.budget_usd && judged_cost_usd(r, goal) > *goal.budget_usd)
+        row.excluded = "over budget" + where + ": " + money(judged_cost_usd(r, goal)) + " > " + money(*goal.budget_usd);
       rep.rows.push_back(std::move(row));
     }
   }
@@ -158,7 +170,8 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
     if (!runnable(a)) continue;
     a.pareto = std::none_of(rep.rows.begin(), rep.rows.end(), [&](const PlanRow& b) {
       if (&a == &b || !runnable(b)) return false;
-      const double at = a.result.total_time_s, ac = a.result.cost_usd, bt = b.result.total_time_s, bc = b.result.cost_usd;
+      const double at = judged_time_s(a.result, goal), ac = judged_cost_usd(a.result, goal);
+      const double bt = judged_time_s(b.result, goal), bc = judged_cost_usd(b.result, goal);
       // Issue 20: of configurations with the same time and cost (zero-3 and fsdp), the first stands for them.
       return bt <= at && bc <= ac && (bt < at || bc < ac || &b < &a);
     });
@@ -173,10 +186,10 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
       continue;
     }
     const ConfigResult& b = rep.rows[*rep.recommended].result;
-    const double key_r = goal.minimize == Minimize::cost ? r.result.cost_usd : r.result.total_time_s;
-    const double key_b = goal.minimize == Minimize::cost ? b.cost_usd : b.total_time_s;
-    const double tie_r = goal.minimize == Minimize::cost ? r.result.total_time_s : r.result.cost_usd;
-    const double tie_b = goal.minimize == Minimize::cost ? b.total_time_s : b.cost_usd;
+    const double tr = judged_time_s(r.result, goal), cr = judged_cost_usd(r.result, goal);
+    const double tb = judged_time_s(b, goal), cb = judged_cost_usd(b, goal);
+    const double key_r = goal.minimize == Minimize::cost ? cr : tr, key_b = goal.minimize == Minimize::cost ? cb : tb;
+    const double tie_r = goal.minimize == Minimize::cost ? tr : cr, tie_b = goal.minimize == Minimize::cost ? tb : cb;
     if (key_r < key_b || (key_r == key_b && tie_r < tie_b)) rep.recommended = i;
   }
   if (rep.recommended) {
@@ -188,8 +201,13 @@ PlanReport decide(const PlanFrame& frame, const std::vector<std::vector<ConfigRe
     if (goal.budget_usd) within += std::string(within.empty() ? " within " : " and ") + money(*goal.budget_usd);
     char eff[32];
     std::snprintf(eff, sizeof eff, "%.0f%%", c.scaling_efficiency * 100);
-    rep.why = what + " configuration" + within + " that fits in memory: " + hours(c.total_time_s) + ", " +
-              money(c.cost_usd) + "; the step is " + c.bound + "-bound; scaling efficiency " + eff +
+    // At p90 the judged values lead, with the central ones beside.
+    const std::string time_cost =
+        goal.at_p90 ? hours(judged_time_s(c, goal)) + ", " + money(judged_cost_usd(c, goal)) + " at p90 (central " +
+                          hours(c.total_time_s) + ", " + money(c.cost_usd) + ")"
+                    : hours(c.total_time_s) + ", " + money(c.cost_usd);
+    rep.why = what + " configuration" + within + (goal.at_p90 ? " at the p90 of its interval" : "") +
+              " that fits in memory: " + time_cost + "; the step is " + c.bound + "-bound; scaling efficiency " + eff +
               " against 1st row of its variant; memory " + memory_need(c.memory) + (r.pareto ? "; on the Pareto frontier" : "");
   }
   return rep;

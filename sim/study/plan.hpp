@@ -20,7 +20,16 @@ struct Goal {
   std::optional<double> deadline_s;
   std::optional<double> budget_usd;
   Minimize minimize = Minimize::cost;
+  // goal.confidence 0.9: every row is judged by the upper end of its p10-p90 interval (time and
+  // cost), so that a recommendation meets the deadline and the budget 9 times in 10 by the model's
+  // own stated uncertainty; false (0.5, the default): by its central value.
+  bool at_p90 = false;
 };
+
+// A row's total time and cost as the goal judges them: the central value, or the p90 of its band
+// when the goal asks for it and the band is set (a zero-width interval has none).
+double judged_time_s(const ConfigResult& r, const Goal& g);
+double judged_cost_usd(const ConfigResult& r, const Goal& g);
 
 struct PlanVariant {
   ScenarioSpec spec;
@@ -53,10 +62,11 @@ struct PlanReport {
 using PlanProgress = std::function<void(std::size_t, std::size_t)>;
 
 // Runs every variant's configurations through the twin (sim/study/twin.hpp: a `calibration:` is
-// applied, the uncalibrated step kept beside; no intervals) (variant i's rows are its node counts in order); `jobs`
-// > 1 runs variants in up to that many child processes, with results identical to serial.
+// applied, the uncalibrated step kept beside; intervals only with `intervals`, the twin's default
+// samples, as a goal at p90 needs) (variant i's rows are its node counts in order); `jobs` > 1 runs
+// variants in up to that many child processes, with results identical to serial.
 std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanVariant>& variants, int jobs,
-                                                         const PlanProgress& progress = {});
+                                                         const PlanProgress& progress = {}, bool intervals = false);
 
 // What decide() needs of the variants besides their results; `ddpsim merge` carries it in the
 // shards' header (app/output/shards.hpp), so merging needs no input file.

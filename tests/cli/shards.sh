@@ -29,6 +29,11 @@ for n in 1 3 7; do
   same_as_serial plan "$plan" $n
 done
 same_as_serial plan "$plan" 3 --jobs 2
+# goal.confidence 0.9: rows judged by the p90 of their intervals, which the shards carry (a smaller plan).
+sed -e 's/instance: \[.*\]/instance: [p4de.24xlarge, p5.48xlarge]/' -e 's/to: 64/to: 8/' -e 's/minimize: cost/minimize: cost\n  confidence: 0.9/' \
+  "$plan" >"$tmp/p90.yaml"
+grep -q "confidence: 0.9" "$tmp/p90.yaml" || say fail "p90 plan not written"
+same_as_serial plan "$tmp/p90.yaml" 3
 same_as_serial scenario "$scenario" 3 --jobs 2 --engine flow
 
 # Every example scenario from 3 shards, in the JSON format (all fields).

@@ -64,3 +64,53 @@ TEST_CASE("the recommendation is the cheapest candidate, the frontier is not dom
   CHECK(any_deadline);
   CHECK(rep.why.find("cheapest") != std::string::npos);
 }
+
+// Issue 18: how sure a recommendation is. goal.confidence 0.9 judges every row by the p90 of its
+// interval (time and cost), so the plan buys what meets the goal by the model's stated uncertainty.
+TEST_CASE("goal.confidence 0.9 judges rows by the p90 of their intervals", "[plan]")
+{
+  const std::string central_plan = kPlan;
+  const std::string p90_plan = std::string(kPlan).replace(central_plan.find("minimize: cost}"), 15,
+                                                          "minimize: cost, confidence: 0.9}");
+  const app::PlanInput central = app::parse_plan("p.yaml", central_plan, test::catalog());
+  const app::PlanInput at_p90 = app::parse_plan("p.yaml", p90_plan, test::catalog());
+  CHECK_FALSE(central.goal.at_p90);
+  REQUIRE(at_p90.goal.at_p90);
+  const auto plain = sim::evaluate_variants(central.variants, 1);
+  const auto banded = sim::evaluate_variants(at_p90.variants, 2, {}, true);  // parallel, with intervals
+  CHECK(app::plan_json(sim::decide(at_p90.variants, banded, at_p90.goal)) ==
+        app::plan_json(sim::decide(at_p90.variants, sim::evaluate_variants(at_p90.variants, 1, {}, true), at_p90.goal)));
+  const sim::PlanReport a = sim::decide(central.variants, plain, central.goal);
+  const sim::PlanReport b = sim::decide(at_p90.variants, banded, at_p90.goal);
+  REQUIRE(a.rows.size() == b.rows.size());
+  int moved = 0;
+  for (std::size_t i = 0; i < b.rows.size(); ++i) {
+    const sim::ConfigResult& r = b.rows[i].result;
+    CHECK(r.total_time_s == a.rows[i].result.total_time_s);  // the central values do not move
+    if (!r.fits) continue;
+    REQUIRE(r.total_band.set);
+    CHECK(sim::judged_time_s(r, b.goal) == r.total_band.p90);
+    CHECK(sim::judged_time_s(r, a.goal) == r.total_time_s);
+    if (b.rows[i].excluded.empty()) {
+      CHECK(r.total_band.p90 <= 7200);
+      CHECK(r.cost_band.p90 <= 300);
+    }
+    if (a.rows[i].excluded.empty() && !b.rows[i].excluded.empty()) {
+      ++moved;  // meets the goal at its central value, not at its p90
+      CHECK_THAT(b.rows[i].excluded, Catch::Contains(" at p90: "));
+    }
+  }
+  CHECK(moved > 0);
+  REQUIRE(b.recommended.has_value());
+  CHECK_THAT(b.why, Catch::Contains("at the p90 of its interval"));
+  CHECK_THAT(app::plan_table(b), Catch::Contains("confidence 0.9"));
+  CHECK_THAT(app::plan_csv(b), Catch::StartsWith("instance,") && Catch::Contains(",total_time_s_p90,cost_usd_p90\n"));
+  // Only 0.5 and 0.9: ddpsim's intervals are p10-p90.
+  try {
+    app::parse_plan("p.yaml", std::string(kPlan).replace(central_plan.find("minimize: cost}"), 15, "confidence: 0.8}"),
+                    test::catalog());
+    FAIL("goal.confidence 0.8 accepted");
+  } catch (const app::UserErrors& e) {
+    CHECK_THAT(e.what(), Catch::Contains("goal.confidence") && Catch::Contains("0.9"));
+  }
+}
