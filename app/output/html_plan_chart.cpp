@@ -13,6 +13,10 @@ using namespace charts;
 
 std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::string>& row_labels)
 {
+  // Each row where the goal judged it: its central value, or the p90 of its band (goal.confidence).
+  const auto T = [&rep](const sim::ConfigResult& r) { return sim::judged_time_s(r, rep.goal); };
+  const auto C = [&rep](const sim::ConfigResult& r) { return sim::judged_cost_usd(r, rep.goal); };
+  const std::string at = rep.goal.at_p90 ? ", p90" : "";
   std::vector<std::string> instances, frameworks;
   auto index = [](std::vector<std::string>& v, const std::string& s) {
     auto it = std::find(v.begin(), v.end(), s);
@@ -22,10 +26,10 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   };
   double tlo = 1e300, thi = 0, clo = 1e300, chi = 0;
   for (const sim::PlanRow& row : rep.rows) {
-    if (!row.result.fits || !(row.result.total_time_s > 0) || !(row.result.cost_usd > 0)) continue;
+    if (!row.result.fits || !(T(row.result) > 0) || !(C(row.result) > 0)) continue;
     index(instances, row.result.instance), index(frameworks, row.result.framework);
-    tlo = std::min(tlo, row.result.total_time_s / 3600), thi = std::max(thi, row.result.total_time_s / 3600);
-    clo = std::min(clo, row.result.cost_usd), chi = std::max(chi, row.result.cost_usd);
+    tlo = std::min(tlo, T(row.result) / 3600), thi = std::max(thi, T(row.result) / 3600);
+    clo = std::min(clo, C(row.result)), chi = std::max(chi, C(row.result));
   }
   if (thi == 0) tlo = 0.1, thi = 10, clo = 1, chi = 100;  // nothing fits: empty axes
   if (rep.goal.deadline_s) tlo = std::min(tlo, *rep.goal.deadline_s / 3600), thi = std::max(thi, *rep.goal.deadline_s / 3600);
@@ -34,8 +38,8 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   ax.height = 460;
   ax.right = 250;  // the legend sits right of the plot
   ax.title = "Time vs cost of every configuration that fits";
-  ax.xlabel = "total time (hours, log scale)";
-  ax.ylabel = "cost (USD, log scale)";
+  ax.xlabel = "total time (hours" + at + ", log scale)";
+  ax.ylabel = "cost (USD" + at + ", log scale)";
   ax.x.log = ax.y.log = true;
   svg::nice_domain(tlo, thi, true);
   svg::nice_domain(clo, chi, true);
@@ -63,21 +67,21 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   for (const sim::PlanRow& row : rep.rows)
     if (row.pareto) front.push_back(&row);
   std::stable_sort(front.begin(), front.end(),
-                   [](auto* a, auto* b) { return a->result.total_time_s < b->result.total_time_s; });
+                   [&](auto* a, auto* b) { return T(a->result) < T(b->result); });
   std::vector<std::pair<double, double>> pts;
-  for (const sim::PlanRow* r : front) pts.emplace_back(ax.x(r->result.total_time_s / 3600), ax.y(r->result.cost_usd));
+  for (const sim::PlanRow* r : front) pts.emplace_back(ax.x(T(r->result) / 3600), ax.y(C(r->result)));
   w.polyline(pts, "#222222", 1.8);
   for (std::size_t i = 1; i < pts.size(); ++i) placer.avoid_line(pts[i - 1].first, pts[i - 1].second, pts[i].first, pts[i].second);
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const sim::PlanRow& row = rep.rows[i];
     const sim::ConfigResult& r = row.result;
-    if (!r.fits || !(r.total_time_s > 0) || !(r.cost_usd > 0)) continue;
+    if (!r.fits || !(T(r) > 0) || !(C(r) > 0)) continue;
     const std::string c = svg::colour(index(instances, r.instance));
     const int shape = static_cast<int>(index(frameworks, r.framework));
-    const std::string tip = row_labels[i] + ": " + fmt("%.3g h", r.total_time_s / 3600) + ", " + fmt("$%.2f", r.cost_usd) +
+    const std::string tip = row_labels[i] + ": " + fmt("%.3g h", T(r) / 3600) + ", " + fmt("$%.2f", C(r)) +
                             (row.pareto ? ", on the Pareto frontier" : "") +
                             (row.excluded.empty() ? "" : ", excluded: " + row.excluded);
-    const double x = ax.x(r.total_time_s / 3600), y = ax.y(r.cost_usd);
+    const double x = ax.x(T(r) / 3600), y = ax.y(C(r));
     // Excluded configurations (deadline, budget) hollow, candidates filled.
     if (row.excluded.empty())
       w.marker(shape, x, y, 5, c, "#ffffff", tip);
@@ -87,7 +91,7 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   }
   const sim::PlanRow* rec = rep.recommended ? &rep.rows[*rep.recommended] : nullptr;
   if (rec) {
-    const double x = ax.x(rec->result.total_time_s / 3600), y = ax.y(rec->result.cost_usd);
+    const double x = ax.x(T(rec->result) / 3600), y = ax.y(C(rec->result));
     w.circle(x, y, 11, "none", "#000000", "recommended: " + row_labels[*rep.recommended]);
     placer.block({x - 12, y - 12, x + 12, y + 12});
   }
@@ -103,7 +107,7 @@ std::string cost_time_chart(const sim::PlanReport& rep, const std::vector<std::s
   for (const sim::PlanRow* r : front)
     if (r != rec) labels.push_back({r, "x" + std::to_string(r->result.nodes), false});
   for (const Label& l : labels) {
-    const double x = ax.x(l.row->result.total_time_s / 3600), y = ax.y(l.row->result.cost_usd);
+    const double x = ax.x(T(l.row->result) / 3600), y = ax.y(C(l.row->result));
     const double size = l.bold ? 12 : 11;
     const svg::Placed p = placer.place_near(x, y, l.row == rec ? 12 : 7.5, l.text, size, l.bold);
     if (p.far) {  // a leader from the point's edge to the label's nearest edge
