@@ -138,6 +138,25 @@ ChildProcess::~ChildProcess()
   }
 }
 
+std::size_t ChildProcess::first_ready(const std::vector<const ChildProcess*>& children)
+{
+  DDPSIM_CHECK(!children.empty(), "first_ready of no children");
+  std::vector<pollfd> fds;
+  for (const ChildProcess* c : children) {
+    DDPSIM_CHECK(c->fd_ >= 0, "first_ready of a collected child");
+    fds.push_back(pollfd{c->fd_, POLLIN, 0});
+  }
+  const int wait_ms = g_timeout_s > 0 ? static_cast<int>(std::min(g_timeout_s * 1000.0, double{1 << 30})) : -1;
+  for (;;) {
+    const int ready = ::poll(fds.data(), fds.size(), wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    DDPSIM_CHECK(ready >= 0, std::string("poll failed: ") + std::strerror(errno));
+    for (std::size_t i = 0; i < fds.size(); ++i)
+      if (fds[i].revents != 0) return i;  // readable, or closed: an answer or a death to report
+    return 0;  // the timeout passed with none ready: the oldest's collect() enforces it
+  }
+}
+
 std::string ChildProcess::collect()
 {
   DDPSIM_CHECK(pid_ > 0, "child collected twice");

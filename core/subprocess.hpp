@@ -3,8 +3,10 @@
 // its result back through a pipe; the parent can then run any number of them, tests included.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ddpsim {
 
@@ -28,7 +30,7 @@ double simulation_timeout();
 // buffered output is never written twice.
 std::string run_in_child(const std::function<std::string()>& work);
 
-// A running child, for fan-out: start several, then collect them in order.
+// A running child, for fan-out: start several, then collect each as it finishes (first_ready).
 class ChildProcess {
  public:
   explicit ChildProcess(const std::function<std::string()>& work);
@@ -38,6 +40,11 @@ class ChildProcess {
   ~ChildProcess();
   // Waits for the child; returns its result or rethrows its error.
   std::string collect();
+  // Which of `children` (none collected yet) has begun to answer, waiting until one has: collect
+  // that one next, so a finished child does not wait behind a slower one started before it (the
+  // callers keep their results in order themselves). The lowest index when several are ready;
+  // under a simulation timeout, 0 once it passes with none ready (collect() then enforces it).
+  static std::size_t first_ready(const std::vector<const ChildProcess*>& children);
 
  private:
   int pid_ = -1;

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <deque>
+#include <iterator>
+#include <list>
 #include <set>
 
 #include "core/error.hpp"
@@ -84,39 +85,49 @@ std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanV
     }
     return out;
   }
-  // Chunks of consecutive variants, one child each, at most `jobs` at once, collected in order.
-  // A child per chunk rather than per variant: 1,600 forks (and their fresh heaps) cost more
-  // system time than the variants' own work (docs/performance.md); ~16 chunks per job still
-  // balance uneven variants.
+  // Chunks of consecutive variants, one child each, at most `jobs` at once, each collected as it
+  // finishes and put in its place. A child per chunk rather than per variant: 1,600 forks (and
+  // their fresh heaps) cost more system time than the variants' own work (docs/performance.md);
+  // ~16 chunks per job still balance uneven variants, as long as a finished chunk need not wait
+  // behind a slower one started before it (intervals make variants uneven: 1 run or 17).
   const std::size_t chunk = std::max<std::size_t>(1, variants.size() / (static_cast<std::size_t>(jobs) * 16));
-  std::deque<ChildProcess> running;
-  std::size_t next = 0;
-  while (out.size() < variants.size()) {
+  struct Running {
+    std::size_t from;
+    ChildProcess child;
+  };
+  std::list<Running> running;
+  out.resize(variants.size());
+  std::size_t next = 0, done = 0;
+  while (done < variants.size()) {
     while (next < variants.size() && running.size() < static_cast<std::size_t>(jobs)) {
       const std::size_t from = next, to = std::min(variants.size(), next + chunk);
       next = to;
-      running.emplace_back([&variants, from, to, samples] {
-        std::string all;
-        for (std::size_t v = from; v < to; ++v) {
-          const std::string one = encode_rows(predict(variants[v].spec, RunOptions{}, samples).results);
-          all += std::to_string(one.size()) + "\n" + one;
-        }
-        return all;
-      });
+      running.push_back({from, ChildProcess([&variants, from, to, samples] {
+                           std::string all;
+                           for (std::size_t v = from; v < to; ++v) {
+                             const std::string one = encode_rows(predict(variants[v].spec, RunOptions{}, samples).results);
+                             all += std::to_string(one.size()) + "\n" + one;
+                           }
+                           return all;
+                         })});
     }
-    const std::string all = running.front().collect();
-    running.pop_front();
-    for (std::size_t pos = 0; pos < all.size();) {
+    std::vector<const ChildProcess*> children;
+    for (const Running& r : running) children.push_back(&r.child);
+    const auto it = std::next(running.begin(), static_cast<std::ptrdiff_t>(ChildProcess::first_ready(children)));
+    const std::string all = it->child.collect();
+    std::size_t v = it->from;
+    running.erase(it);
+    for (std::size_t pos = 0; pos < all.size(); ++v, ++done) {
       const std::size_t nl = all.find('\n', pos);
-      DDPSIM_CHECK(nl != std::string::npos, "truncated plan chunk");
+      DDPSIM_CHECK(nl != std::string::npos && v < variants.size(), "truncated plan chunk");
       const std::size_t n = std::stoull(all.substr(pos, nl - pos));
       DDPSIM_CHECK(nl + 1 + n <= all.size(), "truncated plan chunk");
-      out.push_back(decode_rows(all.substr(nl + 1, n)));
+      out[v] = decode_rows(all.substr(nl + 1, n));
       pos = nl + 1 + n;
     }
-    if (progress) progress(out.size(), variants.size());
+    if (progress) progress(done, variants.size());
   }
-  DDPSIM_CHECK(out.size() == variants.size(), "plan chunks returned a different number of variants");
+  DDPSIM_CHECK(done == variants.size() && next == variants.size(), "plan chunks returned a different number of variants");
   return out;
 }
 

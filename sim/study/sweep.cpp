@@ -1,7 +1,8 @@
 #include "sim/study/sweep.hpp"
 
 #include <cstring>
-#include <deque>
+#include <iterator>
+#include <list>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -178,24 +179,29 @@ std::vector<ConfigResult> fan_out(std::size_t n, int jobs, const std::function<C
                                   const std::vector<Timeline*>& timelines, const std::function<void(std::size_t)>& collected)
 {
   DDPSIM_CHECK(jobs >= 1 && timelines.size() == n, "fan_out arguments");
-  std::vector<ConfigResult> out;
-  out.reserve(n);
-  std::deque<ChildProcess> running;
-  std::size_t next = 0;
-  auto start = [&](std::size_t i) {
-    running.emplace_back([&work, &timelines, i] {
-      Timeline local;
-      ConfigResult r = work(i, timelines[i] ? &local : nullptr);
-      return encode(r, timelines[i] ? &local : nullptr);
-    });
+  std::vector<ConfigResult> out(n);
+  struct Running {
+    std::size_t i;
+    ChildProcess child;
   };
-  while (out.size() < n) {
+  std::list<Running> running;
+  std::size_t next = 0, done = 0;
+  auto start = [&](std::size_t i) {
+    running.push_back({i, ChildProcess([&work, &timelines, i] {
+                         Timeline local;
+                         ConfigResult r = work(i, timelines[i] ? &local : nullptr);
+                         return encode(r, timelines[i] ? &local : nullptr);
+                       })});
+  };
+  while (done < n) {
     while (next < n && running.size() < static_cast<std::size_t>(jobs)) start(next++);
-    // Collect in order: the oldest child holds the next result.
-    const std::size_t i = out.size();
-    out.push_back(decode(running.front().collect(), timelines[i]));
-    running.pop_front();
-    if (collected) collected(out.size());
+    // Collect whichever child has finished (core/subprocess.hpp first_ready), into its place.
+    std::vector<const ChildProcess*> children;
+    for (const Running& r : running) children.push_back(&r.child);
+    const auto it = std::next(running.begin(), static_cast<std::ptrdiff_t>(ChildProcess::first_ready(children)));
+    out[it->i] = decode(it->child.collect(), timelines[it->i]);
+    running.erase(it);
+    if (collected) collected(++done);
   }
   return out;
 }
