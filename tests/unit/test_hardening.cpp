@@ -179,6 +179,19 @@ TEST_CASE("hardening: worker processes report errors whole, die with signals lou
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
 }
 
+TEST_CASE("hardening: a finished worker is collected first, not behind a slower one started before it")
+{
+  // Child 0 would run 30 s; child 1 answers at once. first_ready names child 1 (its pipe is
+  // readable); child 0, never collected, is killed by its destructor.
+  ChildProcess slow([]() -> std::string { ::sleep(30); return "slow"; });
+  ChildProcess fast([]() -> std::string { return "fast"; });
+  const auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(ChildProcess::first_ready({&slow, &fast}) == 1);
+  CHECK(fast.collect() == "fast");
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20));
+  CHECK_THROWS(ChildProcess::first_ready({}));
+}
+
 TEST_CASE("hardening: a worker dies with its parent")
 {
   // Parent P forks worker W through ChildProcess, then P is killed: W must not survive.
