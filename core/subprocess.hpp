@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <iterator>
+#include <list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ddpsim {
@@ -50,5 +53,19 @@ class ChildProcess {
   int pid_ = -1;
   int fd_ = -1;
 };
+
+// Fan-out's collection: the children running, each with the caller's key (where its answer goes).
+// Collects whichever has begun to answer first (ChildProcess::first_ready), removes it, and
+// returns its key and answer; the caller puts the answer in its place, so order is kept.
+template <class Key>
+std::pair<Key, std::string> collect_first(std::list<std::pair<Key, ChildProcess>>& running)
+{
+  std::vector<const ChildProcess*> children;
+  for (const auto& r : running) children.push_back(&r.second);
+  const auto it = std::next(running.begin(), static_cast<std::ptrdiff_t>(ChildProcess::first_ready(children)));
+  std::pair<Key, std::string> out{it->first, it->second.collect()};
+  running.erase(it);
+  return out;
+}
 
 }  // namespace ddpsim

@@ -175,11 +175,9 @@ class CollectiveCommand final : public Command {
   {
     if (opt_.nodes <= 1 || prof.network.fitted) return;
     std::fprintf(stderr,
-                 "ddpsim: note: the network is priced by the catalog alone (no fitted profile): the 148 multi-node "
-                 "collectives the project holds (8 AWS sources) ran 1.30x their price (median; ln sd %.3f; "
-                 "docs/validation.md \"The network price's own error\"); fit a profile on a log of yours "
-                 "(ddpsim calibrate fit)\n",
-                 sim::network_price_ln_sd());
+                 "ddpsim: note: the network is priced by the catalog alone (no fitted profile): %s; fit a profile on a "
+                 "log of yours (ddpsim calibrate fit)\n",
+                 sim::network_price_record().c_str());
   }
 
   int run() override

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/text.hpp"
+
 namespace ddpsim::sim {
 namespace {
 
@@ -109,13 +111,10 @@ bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u)
 
 std::string node_loss_note()
 {
-  char buf[280];
-  std::snprintf(buf, sizeof buf,
-                "interval: compute x exp(N(0, %.3f)) on rows with more than one GPU per node: 21 public 8-GPU nodes "
-                "reached 84-100%% of 8x one GPU where the model, charging the slowest GPU, gives 97-98%%; fit "
-                "node_slowdown with calibrate job on a 1-GPU and a full-node row",
-                kNodeLossLnSd);
-  return buf;
+  return "interval: compute x exp(N(0, " + fmt("%.3f", kNodeLossLnSd) +
+         ")) on rows with more than one GPU per node: 21 public 8-GPU nodes reached 84-100% of 8x one GPU where the "
+         "model, charging the slowest GPU, gives 97-98%; fit node_slowdown with calibrate job on a 1-GPU and a "
+         "full-node row";
 }
 
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
@@ -128,15 +127,17 @@ bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
   return true;
 }
 
+std::string network_price_record()
+{
+  return "the 148 multi-node collectives the project holds (8 AWS sources) ran 1.30x their price (median; ln sd " +
+         fmt("%.3f", kNetworkLnSd) + "; docs/validation.md \"The network price's own error\")";
+}
+
 std::string network_error_note()
 {
-  char buf[300];
-  std::snprintf(buf, sizeof buf,
-                "interval: network efficiency x exp(N(0, %.3f)): the network is priced by the catalog alone, whose "
-                "multi-node collectives measured 1.30x their price (median of 148 rows, 8 AWS sources); fit a "
-                "profile on your nccl-tests log (calibrate fit)",
-                kNetworkLnSd);
-  return buf;
+  return "interval: network efficiency x exp(N(0, " + fmt("%.3f", kNetworkLnSd) +
+         ")): the network is priced by the catalog alone, whose multi-node collectives measured 1.30x their price "
+         "(median of 148 rows, 8 AWS sources); fit a profile on your nccl-tests log (calibrate fit)";
 }
 
 double network_price_ln_sd() { return kNetworkLnSd; }
@@ -150,13 +151,9 @@ bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
 
 std::string doubling_loss_note()
 {
-  char buf[300];
-  std::snprintf(buf, sizeof buf,
-                "interval: compute x exp(N(0, %.4f)) per doubling of the nodes beyond one: 43 public multi-node rows "
-                "lost up to 20 points of their one-node efficiency, the model less; fit doubling_slowdown with calibrate job "
-                "on rows of one and several nodes",
-                kDoublingLnSd);
-  return buf;
+  return "interval: compute x exp(N(0, " + fmt("%.4f", kDoublingLnSd) +
+         ")) per doubling of the nodes beyond one: 43 public multi-node rows lost up to 20 points of their one-node "
+         "efficiency, the model less; fit doubling_slowdown with calibrate job on rows of one and several nodes";
 }
 
 }  // namespace ddpsim::sim

@@ -38,6 +38,8 @@ std::string node_loss_note();
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u);
 std::string network_error_note();
 double network_price_ln_sd();
+// The measurements behind it, one clause, for the band's note and `ddpsim collective`'s.
+std::string network_price_record();
 
 // The loss across nodes, when some row runs on several nodes and no job profile is applied (the
 // user's rows calibrate it). Returns whether it was added.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <iterator>
 #include <list>
 #include <set>
 
@@ -91,32 +90,23 @@ std::vector<std::vector<ConfigResult>> evaluate_variants(const std::vector<PlanV
   // ~16 chunks per job still balance uneven variants, as long as a finished chunk need not wait
   // behind a slower one started before it (intervals make variants uneven: 1 run or 17).
   const std::size_t chunk = std::max<std::size_t>(1, variants.size() / (static_cast<std::size_t>(jobs) * 16));
-  struct Running {
-    std::size_t from;
-    ChildProcess child;
-  };
-  std::list<Running> running;
+  std::list<std::pair<std::size_t, ChildProcess>> running;  // (first variant of the chunk, its child)
   out.resize(variants.size());
   std::size_t next = 0, done = 0;
   while (done < variants.size()) {
     while (next < variants.size() && running.size() < static_cast<std::size_t>(jobs)) {
       const std::size_t from = next, to = std::min(variants.size(), next + chunk);
       next = to;
-      running.push_back({from, ChildProcess([&variants, from, to, samples] {
+      running.emplace_back(from, ChildProcess([&variants, from, to, samples] {
                            std::string all;
                            for (std::size_t v = from; v < to; ++v) {
                              const std::string one = encode_rows(predict(variants[v].spec, RunOptions{}, samples).results);
                              all += std::to_string(one.size()) + "\n" + one;
                            }
                            return all;
-                         })});
+                         }));
     }
-    std::vector<const ChildProcess*> children;
-    for (const Running& r : running) children.push_back(&r.child);
-    const auto it = std::next(running.begin(), static_cast<std::ptrdiff_t>(ChildProcess::first_ready(children)));
-    const std::string all = it->child.collect();
-    std::size_t v = it->from;
-    running.erase(it);
+    auto [v, all] = collect_first(running);
     for (std::size_t pos = 0; pos < all.size(); ++v, ++done) {
       const std::size_t nl = all.find('\n', pos);
       DDPSIM_CHECK(nl != std::string::npos && v < variants.size(), "truncated plan chunk");

@@ -1,7 +1,6 @@
 #include "sim/study/sweep.hpp"
 
 #include <cstring>
-#include <iterator>
 #include <list>
 #include <optional>
 #include <type_traits>
@@ -180,27 +179,20 @@ std::vector<ConfigResult> fan_out(std::size_t n, int jobs, const std::function<C
 {
   DDPSIM_CHECK(jobs >= 1 && timelines.size() == n, "fan_out arguments");
   std::vector<ConfigResult> out(n);
-  struct Running {
-    std::size_t i;
-    ChildProcess child;
-  };
-  std::list<Running> running;
+  std::list<std::pair<std::size_t, ChildProcess>> running;  // (configuration, its child)
   std::size_t next = 0, done = 0;
   auto start = [&](std::size_t i) {
-    running.push_back({i, ChildProcess([&work, &timelines, i] {
+    running.emplace_back(i, ChildProcess([&work, &timelines, i] {
                          Timeline local;
                          ConfigResult r = work(i, timelines[i] ? &local : nullptr);
                          return encode(r, timelines[i] ? &local : nullptr);
-                       })});
+                       }));
   };
   while (done < n) {
     while (next < n && running.size() < static_cast<std::size_t>(jobs)) start(next++);
     // Collect whichever child has finished (core/subprocess.hpp first_ready), into its place.
-    std::vector<const ChildProcess*> children;
-    for (const Running& r : running) children.push_back(&r.child);
-    const auto it = std::next(running.begin(), static_cast<std::ptrdiff_t>(ChildProcess::first_ready(children)));
-    out[it->i] = decode(it->child.collect(), timelines[it->i]);
-    running.erase(it);
+    const auto [i, answer] = collect_first(running);
+    out[i] = decode(answer, timelines[i]);
     if (collected) collected(++done);
   }
   return out;
