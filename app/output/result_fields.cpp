@@ -16,6 +16,13 @@ const Json kAbsent(Json::value_t::discarded);
 Json opt(const std::optional<double>& v) { return v ? Json(*v) : kAbsent; }
 Json if_fits(const R& r, double v) { return r.fits ? Json(v) : Json(); }  // a row that does not fit cannot run: null
 Json band(const R::Band& b, bool high) { return b.set ? Json(high ? b.p90 : b.p10) : kAbsent; }
+// Scaling efficiency is the speedup over a fixed GPU ratio (sim/study/scenario.cpp), so its band is
+// the speedup's, sampled with it, over the same ratio.
+Json efficiency_band(const R& r, bool high)
+{
+  if (!r.speedup_band.set || r.speedup <= 0) return kAbsent;
+  return Json((high ? r.speedup_band.p90 : r.speedup_band.p10) * r.scaling_efficiency / r.speedup);
+}
 std::string g(double v) { return fmt("%.9g", v); }
 double rel(double predicted, double observed) { return (predicted - observed) / observed; }
 
@@ -80,6 +87,8 @@ std::vector<ResultField> base_fields()
       {"speedup_p10", "1", [](const R& r) { return band(r.speedup_band, false); }, 31},
       {"speedup_p90", "1", [](const R& r) { return band(r.speedup_band, true); }, 32},
       {"scaling_efficiency", "1", num(&R::scaling_efficiency), 12},
+      {"scaling_efficiency_p10", "1", [](const R& r) { return efficiency_band(r, false); }, 32},
+      {"scaling_efficiency_p90", "1", [](const R& r) { return efficiency_band(r, true); }, 32},
       {"compute_s", "s", num(&R::compute_s), 13},
       {"comm_s", "s", num(&R::comm_s), 14},
       {"exposed_comm_s", "s", num(&R::exposed_comm_s), 15},

@@ -187,8 +187,11 @@ ScenarioColumns scenario_columns(const sim::ScenarioReport& rep, bool wide)
   b.time("total", number("total_time_s"), band("total_time_s"), "total = start-up + steps x step", &total_unit);
   b.text("speedup", false, banded("speedup", "%.2fx", wide, "%.2f"), "speedup against the first row of the same framework");
   if (wide)
-    b.text("eff", false, [f = Field("scaling_efficiency")](const Result& r) { return fmt("%.0f%%", f(r) * 100); },
-           "eff = scaling efficiency (speedup / node ratio)");
+    b.text("eff", false, [f = Field("scaling_efficiency"), e = band("scaling_efficiency")](const Result& r) {
+      const std::string v = fmt("%.0f%%", f(r) * 100);
+      const auto s = e(r);
+      return s ? with_band(v, fmt("%.0f", s->first * 100), fmt("%.0f", s->second * 100)) : v;
+    }, "eff = scaling efficiency (speedup / GPU ratio), with the speedup's band");
   b.text("cost [$]", false, [&, cost = banded("cost_usd", "%.2f", wide, "%.2f")](const Result& r) {
     return fits.json(r).get<bool>() ? cost(r) : std::string("-");
   }, "cost = instances x hours x the hourly price below");

@@ -36,6 +36,10 @@ struct ScopeParams {
   double efficiency = 1.0;
   double gamma_us = 0;  // per sqrt(MiB)
   int points = 0;       // measurements the fit used
+  // Every collective of this scope takes this x its price, latency and bandwidth alike. Never
+  // fitted or written: the knob `network_scale` by which intervals carry a price's measured error
+  // (sim/study/model_error.hpp), which is an error of the whole time.
+  double time_scale = 1;
 };
 
 struct Residual {

@@ -41,6 +41,7 @@ const std::vector<Knob>& knobs()
       {"compute_efficiency", "", 0, 1, "share of the GPU's peak FLOPs the kernels reach (compute.efficiency)"},
       {"measured_step", "s", 0, 1e6, "one GPU's forward + backward time (compute.measured_step_s)"},
       {"network_efficiency", "", 0, 1, "achieved / catalog network (NIC, PCIe) bandwidth"},
+      {"network_scale", "", 0, 1e3, "every collective across nodes takes this x its price (latency and bandwidth alike)"},
       {"network_latency", "s", 0, 1, "one-way NIC-to-NIC latency"},
       {"nvlink_latency", "s", 0, 1, "one NVLink hop's latency"},
       {"pcie_latency", "s", 0, 1, "one PCIe hop's latency"},
@@ -67,6 +68,7 @@ double start_value(const std::string& name, const ScenarioSpec& s)
 {
   if (name == "compute_scale" || name == "model_scale") return 1.0;
   if (name == "network_efficiency") return s.communication.profile.network.efficiency;
+  if (name == "network_scale") return s.communication.profile.network.time_scale;
   if (name == "compute_efficiency") return s.compute.efficiency;
   if (name == "node_slowdown") return s.compute.node_slowdown;
   if (name == "doubling_slowdown") return s.compute.doubling_slowdown;
@@ -99,6 +101,8 @@ void apply(const std::string& name, ScenarioSpec& s, double v)
     // The profile's network scope, which CollectiveModel applies to every multi-node collective.
     s.communication.profile.network.efficiency = v;
     s.communication.profile.network.fitted = true;
+  } else if (name == "network_scale") {
+    s.communication.profile.network.time_scale = v;
   } else if (name == "network_latency") {
     s.cluster.instance.nic.latency = Time::from_seconds(v);
   } else if (name == "nvlink_latency") {
@@ -135,7 +139,8 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
              std::to_string(t.batch_per_gpu) + " " + t.precision;
     return "";
   }
-  if (name == "network_efficiency" || name == "network_latency" || name == "nvlink_latency" || name == "pcie_latency") {
+  if (name == "network_efficiency" || name == "network_scale" || name == "network_latency" || name == "nvlink_latency" ||
+      name == "pcie_latency") {
     if (f.instance != t.instance) return "fitted on " + f.instance + "'s network, the scenario uses " + t.instance;
     if (f.fabric != t.fabric) return "fitted on a " + f.fabric + " fabric, the scenario has " + t.fabric;
     return "";

@@ -7,9 +7,9 @@
 //   - the one-node loss: each GPU's compute x exp(N(0, 0.054^2)) on rows with more than one GPU
 //     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against 97-100% modelled
 //     with the slowest GPU charged);
-//   - the network's price from the catalog alone: network efficiency x exp(N(0, 0.475^2)) on
-//     scenarios that cross nodes with no fitted network profile (148 measured multi-node
-//     collectives of 8 AWS sources, priced by the catalog alone);
+//   - the network's price from the catalog alone: every collective across nodes x exp(N(0,
+//     0.475^2)) on scenarios that cross nodes with no fitted network profile (148 measured
+//     multi-node collectives of 8 AWS sources, priced by the catalog alone);
 //   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
 //     several nodes (43 public multi-node rows, their efficiency against their own one-node row).
 #pragma once
@@ -40,6 +40,9 @@ std::string network_error_note();
 double network_price_ln_sd();
 // The measurements behind it, one clause, for the band's note and `ddpsim collective`'s.
 std::string network_price_record();
+// That band's factor at quantile q, exp(sd x Phi^-1(q)): `ddpsim collective` divides a time by
+// factor(0.9) for its p10 and multiplies it for its p90.
+double network_error_factor(double q);
 
 // The loss across nodes, when some row runs on several nodes and no job profile is applied (the
 // user's rows calibrate it). Returns whether it was added.

@@ -28,7 +28,7 @@ bool has_knob(const Uncertainty& u, const std::string& knob)
 // perturbation of the network efficiency. Nothing when fewer than two multi-node points.
 void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::string>& notes)
 {
-  if (has_knob(u, "network_efficiency")) return;
+  if (has_knob(u, "network_efficiency") || has_knob(u, "network_scale")) return;
   std::vector<double> ln;
   for (const Residual& r : prof.residuals)
     if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) ln.push_back(std::log(r.predicted_us / r.measured_us));
@@ -37,12 +37,12 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   for (double v : ln) mean += v / static_cast<double>(ln.size());
   for (double v : ln) var += (v - mean) * (v - mean) / static_cast<double>(ln.size() - 1);
   Dimension d;
-  d.knob = "network_efficiency";
+  d.knob = "network_scale";  // residuals are of whole collectives: the whole time, not the bandwidth alone
   d.source = "profile residuals";
-  d.center = std::log(prof.network.efficiency);
+  d.center = std::log(prof.network.time_scale);
   push_normal(u, d, var);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "interval: network efficiency x exp(N(0, %.3f)) from %zu profile residuals", std::sqrt(var),
+  std::snprintf(buf, sizeof buf, "interval: every collective across nodes x exp(N(0, %.3f)) from %zu profile residuals", std::sqrt(var),
                 ln.size());
   notes.emplace_back(buf);
 }

@@ -94,6 +94,28 @@ e_bad=$("$ddpsim" collective --instance p4d.24xlarge --nodes 2 -e 1E 2>&1 >/dev/
 [[ "$e_none" == *"$note"*"1.30x their price"*"ln sd 0.475"* && "$e_one" != *"$note"* && "$e_fit" != *"$note"* &&
    "$e_bad" != *"$note"* ]] && say ok "catalog-only network: its measured error said across nodes only" ||
   say fail "catalog-only network note: none [$e_none] one [$e_one] fitted [$e_fit] error [$e_bad]"
+# ... and carries it as an interval in every format: the 0.475 is the sd of ln(measured / priced)
+# over whole collectives, so each row's time x exp(-+1.2816 x 0.475) = x0.544-1.837; none on one node.
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 -b 8 -e 1G -f 4 --profile none --format csv >"$tmp/band.csv" 2>/dev/null &&
+  "$ddpsim" collective --instance p4de.24xlarge --nodes 1 -b 1M -e 1M --profile none --format csv >"$tmp/band1.csv" 2>/dev/null &&
+  "$ddpsim" collective --instance p4de.24xlarge --nodes 2 -e 1M --profile none --format json >"$tmp/band.json" 2>/dev/null &&
+  /usr/bin/python3 - "$tmp/band.csv" "$tmp/band1.csv" "$tmp/band.json" <<'PY' && say ok "catalog-only network: its interval in every format, one node none" || say fail "collective interval: $(head -3 "$tmp/band.csv")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 14, len(rows)
+for r in rows:
+    t, lo, hi = float(r["time_us"]), float(r["time_us_p10"]), float(r["time_us_p90"])
+    assert abs(hi / t - 1.837) < 0.002 and abs(t / lo - 1.837) < 0.002, r
+assert "time_us_p10" not in next(csv.DictReader(open(sys.argv[2]))), "one node has no network band"
+j = json.load(open(sys.argv[3]))
+assert "0.475" in j["interval"] and all(r["time_us_p10"] < r["time_us"] < r["time_us_p90"] for r in j["rows"]), j
+PY
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$data/p4de_2node_16gpu_allreduce_awsome.txt" \
+  >"$tmp/band_cmp.txt" 2>/dev/null &&
+  grep -Eq '^# Interval \(p10-p90\) .* [0-9]+ of [0-9]+ measured rows inside' "$tmp/band_cmp.txt" &&
+  "$ddpsim" calibrate fit "$tmp/band_cmp.txt" --instance p4de.24xlarge --out "$tmp/band_fit.yaml" >/dev/null 2>&1 &&
+  say ok "interval beside a log: measured rows inside counted; the table still reads back" ||
+  say fail "interval beside a log: $(grep Interval "$tmp/band_cmp.txt")"
 check explain_compare 2 "excludes" "$ddpsim" collective --instance p5.48xlarge --nodes 2 --explain --compare "$g8"
 
 # Bad logs: exit 2, one line, existing output untouched.

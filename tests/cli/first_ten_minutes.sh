@@ -100,6 +100,19 @@ for col in "samples/s" "compute" "exposed" "loader" "memory/GPU" "eff"; do
   grep -q "$col" "$tmp/wide.txt" && ! grep -m1 '^nodes' "$tmp/ref.txt" | grep -q "$col" && say ok "'$col' under --wide only" ||
     say fail "'$col' not under --wide only"
 done
+# The efficiency carries the speedup's band over the same GPU ratio (JSON, and --wide's eff column).
+python3 - "$tmp/p3.json" "$tmp/wide.txt" <<'PY' && say ok "scaling efficiency: the speedup's band, in JSON and --wide" || say fail "efficiency band"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))["results"]
+banded = [r for r in rows if "speedup_p10" in r and r["speedup_p10"] < r["speedup_p90"]]  # not the base row
+assert banded, "no banded row"
+for r in banded:
+    ratio = r["scaling_efficiency"] / r["speedup"]
+    assert abs(r["scaling_efficiency_p10"] - r["speedup_p10"] * ratio) < 1e-9, r
+    assert r["scaling_efficiency_p10"] <= r["scaling_efficiency"] <= r["scaling_efficiency_p90"], r
+    assert r["scaling_efficiency_p10"] < r["scaling_efficiency_p90"], r
+assert re.search(r"\b\d+% \(\d+-\d+\)", open(sys.argv[2]).read()), "no banded eff cell in --wide"
+PY
 "$ddpsim" scenario scenarios/p3_8node.yaml --format csv | head -1 | grep -q "samples_per_s,steps,total_time_s.*compute_s,comm_s,exposed_comm_s" &&
   say ok "CSV keeps every column" || say fail "CSV lost columns"
 

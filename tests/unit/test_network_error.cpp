@@ -1,7 +1,8 @@
 // Issue 18: the catalog-only network price's own error. Every multi-node collective the project
 // holds ran slower than the catalog prices it (median x1.30, ln RMS 0.475 over 148 rows of 8 AWS
 // sources), so a prediction whose network rests on the catalog carries that error as a band on the
-// network efficiency (sim/study/model_error.cpp); a fitted profile brings its own residuals instead.
+// whole time of every collective across nodes (knob network_scale; sim/study/model_error.cpp); a
+// fitted profile brings its own residuals' spread, on the same knob.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -47,11 +48,11 @@ TEST_CASE("the catalog-only network carries its measured error, only across node
   const ScenarioSpec across = bert_on_tcp("[1, 4]");
   REQUIRE(add_network_error(across, u));
   REQUIRE(u.dims.size() == 1);
-  CHECK(u.dims[0].knob == "network_efficiency");
+  CHECK(u.dims[0].knob == "network_scale");
   CHECK(u.dims[0].center == Approx(0.0));  // centred on the catalog's price
   CHECK(std::sqrt(u.cov(0, 0)) == Approx(network_price_ln_sd()));
   CHECK(network_price_ln_sd() == Approx(0.475));
-  // Not twice: a dimension on the efficiency already there (a fit's, a profile's residuals) wins.
+  // Not twice: a dimension on the network already there (a fit's, a profile's residuals) wins.
   CHECK_FALSE(add_network_error(across, u));
 
   Uncertainty none;
@@ -82,4 +83,23 @@ TEST_CASE("the network band widens a step that pays the network and leaves one n
   CHECK(four.exposed_comm_s > 0.5 * four.step_time_s);
   CHECK(four.step_band.p90 > 1.2 * four.step_time_s);
   CHECK(four.step_band.p10 < 0.9 * four.step_time_s);
+}
+
+TEST_CASE("network_scale takes the whole price of a collective across nodes, latency and bandwidth alike")
+{
+  // The band's knob: the error it carries was measured on whole collectives (8 B to 16 GiB), so a
+  // draw of x2 must double a latency-bound step's communication as well as a bandwidth-bound one's,
+  // where the efficiency alone would leave the latency where it was.
+  ScenarioSpec spec = bert_on_tcp("[4]");
+  const double base = predict(spec, RunOptions{}, 0).results[0].comm_s;
+  ScenarioSpec twice = spec;
+  apply("network_scale", twice, 2.0);
+  CHECK(start_value("network_scale", twice) == Approx(2.0));
+  const double scaled = predict(twice, RunOptions{}, 0).results[0].comm_s;
+  CHECK(scaled / base == Approx(2.0).epsilon(0.03));  // the schedule's own hop latencies are not scaled
+  ScenarioSpec eff = spec;
+  apply("network_efficiency", eff, 0.5);  // the bandwidth term alone: less than x2
+  const double slower = predict(eff, RunOptions{}, 0).results[0].comm_s;
+  CHECK(slower < scaled);
+  CHECK(slower > 1.5 * base);
 }
