@@ -244,14 +244,29 @@ Time AnalyticalBackend::booked_phase_time(const algo::Phase& phase, const algo::
     const auto it = ledger_.find(key);
     if (it == ledger_.end()) continue;
     double theirs = 0;
-    for (const Booking& b : it->second)
-      if (b.stream != stream && b.to > t && b.from < to)
-        theirs += b.rate * static_cast<double>(((b.to < to ? b.to : to) - max(t, b.from)).ps);
+    const LinkLedger& l = it->second;
+    for (std::size_t k = 0; k < l.blocks.size(); ++k) {
+      if (l.blocks[k].second <= t || l.blocks[k].first >= to) continue;  // nothing in it overlaps [t, to)
+      const std::size_t end = std::min(l.bookings.size(), (k + 1) * LinkLedger::kBlock);
+      for (std::size_t i = k * LinkLedger::kBlock; i < end; ++i) {
+        const Booking& b = l.bookings[i];
+        if (b.stream != stream && b.to > t && b.from < to)
+          theirs += b.rate * static_cast<double>(((b.to < to ? b.to : to) - max(t, b.from)).ps);
+      }
+    }
     if (theirs > 0) need = max(need, transfer_time(bytes + theirs, key_bandwidth(key)));
   }
-  for (const auto& [key, bytes] : per_link)
-    ledger_[key].push_back(Booking{stream, t, t + need, bytes / static_cast<double>(need.ps)});
+  for (const auto& [key, bytes] : per_link) ledger_[key].add(Booking{stream, t, t + need, bytes / static_cast<double>(need.ps)});
   return need;
+}
+
+void AnalyticalBackend::LinkLedger::add(const Booking& b)
+{
+  if (bookings.size() % kBlock == 0)
+    blocks.emplace_back(b.from, b.to);
+  else
+    blocks.back() = {std::min(blocks.back().first, b.from), max(blocks.back().second, b.to)};
+  bookings.push_back(b);
 }
 
 // A task starts when its last dependency ends; nothing here is shared, so no task ever waits for

@@ -81,7 +81,16 @@ class AnalyticalBackend final : public NetworkBackend {
     Time from, to;
     double rate;  // bytes per picosecond on the link
   };
-  std::unordered_map<std::uint64_t, std::vector<Booking>> ledger_;
+  // A link's bookings in the order they were made, and per block of kBlock of them the earliest
+  // start and latest end: a query skips a block that cannot overlap it, and sums the others in
+  // booking order, so the sum (and every time) is what a scan of all of them gives.
+  struct LinkLedger {
+    static constexpr std::size_t kBlock = 32;
+    std::vector<Booking> bookings;
+    std::vector<std::pair<Time, Time>> blocks;  // (min from, max to) of bookings [k kBlock, (k + 1) kBlock)
+    void add(const Booking& b);
+  };
+  std::unordered_map<std::uint64_t, LinkLedger> ledger_;
   std::vector<std::pair<std::uint64_t, double>> phase_links_;  // booked_phase_time's buffer: bytes per link
   Time booked_phase_time(const algo::Phase& phase, const algo::CoarseSchedule& schedule, int stream, Time t, Time d);
   std::uint64_t period_vertices_ = 0;  // devices per symmetry period; 0: no symmetry

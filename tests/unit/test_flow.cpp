@@ -184,6 +184,27 @@ TEST_CASE("two buckets' all-reduces in flight at once share the NIC")
   CHECK(two_streams[1].end < same_stream[1].end);
 }
 
+TEST_CASE("analytical: jobs on two streams share a link through the ledger, however many bookings it holds")
+{
+  // The ledger keeps each link's bookings in blocks with their span (AnalyticalBackend::LinkLedger)
+  // and skips a block that cannot overlap a phase: 100 earlier jobs (4 blocks) must leave a late
+  // job that overlaps only the 11th of them exactly as slow as that one job alone would.
+  const InstanceSpec& p3 = instance("p3.16xlarge");
+  Topology topo(p3, 2, 8);
+  const CoarseSchedule s = pairs({{topo.gpu(0, 0), topo.gpu(1, 0)}}, Bytes{16 * MiB});
+  sim::AnalyticalBackend net(topo);
+  const Time alone = net.run({job(s)})[0].end;
+  std::vector<sim::CollectiveJob> many;
+  for (int k = 0; k < 100; ++k) many.push_back(job(s, 0, alone * (3 * k)));  // apart: they never meet
+  const sim::CollectiveJob late = job(s, 1, alone * 30);  // starts with the 11th (k = 10)
+  many.push_back(late);
+  const sim::JobTiming with_many = net.run(many).back();
+  const sim::JobTiming with_one = net.run({job(s, 0, alone * 30), late}).back();
+  CHECK(with_one.end > alone * 31);  // it shared the NIC with the 11th job
+  CHECK(with_many.start == with_one.start);
+  CHECK(with_many.end == with_one.end);
+}
+
 TEST_CASE("transport: a per-flow cap limits one connection, many connections still fill the NIC")
 {
   InstanceSpec p3 = instance("p3.16xlarge");
