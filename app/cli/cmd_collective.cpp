@@ -1,16 +1,15 @@
 // `ddpsim collective`: predict an nccl-tests sweep (all_reduce_perf and friends) on N nodes of an
 // instance, with a fitted profile or the catalog alone. --format nccl-tests prints the columns of
-// all_reduce_perf so the prediction can be put next to a real log.
+// all_reduce_perf so the prediction can be put next to a real log (app/output/collective_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "algorithms/registry.hpp"
 #include "app/input/catalog_loader.hpp"
 #include "app/cli/cli_names.hpp"
 #include "app/cli/commands.hpp"
+#include "app/output/collective_report.hpp"
 #include "app/output/explain_report.hpp"
 #include "app/output/output.hpp"
 #include "app/output/text_format.hpp"
@@ -53,16 +52,6 @@ struct CollectiveOptions {
   double timeout_s = 0;
 };
 
-using Row = calibrate::SweepRow;
-
-// Issue 18: a catalog-only price across nodes carries the network price's measured error
-// (sim/study/model_error.hpp) as each row's p10-p90 time.
-struct Interval {
-  std::vector<double> p10_us, p90_us;  // empty: no band (one node, or a fitted profile)
-  bool empty() const { return p10_us.empty(); }
-};
-
-std::string time_us(double us) { return us >= 10000 ? fmt("%7.0f", us) : fmt("%7.1f", us); }
 
 Bytes parse_size(const std::string& flag, const std::string& text)
 {
@@ -71,79 +60,6 @@ Bytes parse_size(const std::string& flag, const std::string& text)
   } catch (const ValueError& e) {
     throw UserError(flag + ": " + e.what());
   }
-}
-
-// nccl-tests' table (all_reduce_perf and friends): out-of-place and in-place columns (the model
-// gives both the same time: the copy NCCL skips in place is not modelled), then ddpsim's
-// algorithm and protocol; with --compare the measured time and busbw and the time error before
-// them. The time column switches to %7.0f above 10 ms, and the footer carries nccl-tests'
-// "Avg bus bandwidth" (the mean busbw over all rows, both placements), as nccl-tests prints them
-// (src/common.cu). calibrate/nccl_log.cpp reads this table back.
-std::string nccl_tests_table(const std::vector<Row>& rows, const Interval& band, const CollectiveOptions& o, int ranks,
-                             const std::string& prof)
-{
-  const bool cmp = !o.compare.empty(), banded = !band.empty();
-  std::ostringstream out;
-  out << "# ddpsim collective prediction: " << o.op << " on " << o.nodes << " x " << o.instance << ", " << ranks
-      << " ranks, profile " << printable(prof) << "\n";
-  out << "#\n#                                                              out-of-place                       in-place"
-      << (cmp ? "                    measured" : "") << "\n";
-  out << "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
-      << (cmp ? "     time   busbw   error" : "") << (banded ? "     time p10-p90" : "") << "  algorithm protocol\n";
-  out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)"
-      << (cmp ? "           (us)  (GB/s)" : "") << (banded ? "              (us)" : "") << "\n";
-  double busbw_sum = 0;
-  // nccl-tests' redop and root columns: "none" where the collective reduces nothing, root 0 for a
-  // rooted one (broadcast_perf's default -r 0), -1 otherwise (src/common.cu, src/*.cu).
-  const bool reduces = o.op == "all_reduce" || o.op == "reduce_scatter";
-  const int root = o.op == "broadcast" ? 0 : -1;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    char line[320];
-    const std::string time = time_us(r.time_us);
-    std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %7s  %6.2f  %6.2f  %6s",
-                  static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bytes / 4), "float",
-                  reduces ? "sum" : "none", root, time.c_str(), r.algbw, r.busbw, "N/A", time.c_str(), r.algbw, r.busbw, "N/A");
-    out << line;
-    if (cmp) {
-      const std::string mt = time_us(r.measured_us);
-      std::snprintf(line, sizeof line, "  %7s  %6.2f  %+5.0f%%", mt.c_str(), r.measured_busbw,
-                    (r.time_us / r.measured_us - 1) * 100);
-      out << line;
-    }
-    if (banded) {
-      std::string lo = time_us(band.p10_us[i]), hi = time_us(band.p90_us[i]);
-      lo.erase(0, lo.find_first_not_of(' '));
-      hi.erase(0, hi.find_first_not_of(' '));
-      out << "  " << std::string(15 - std::min<std::size_t>(15, lo.size() + hi.size() + 1), ' ') << lo << "-" << hi;
-    }
-    out << "  " << r.algorithm << " " << r.protocol << "\n";
-    busbw_sum += 2 * r.busbw;
-  }
-  out << "# Out of bounds values : N/A (predicted, not checked)\n";
-  const auto bound = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; });
-  if (bound > 0) {  // every such row is at the one floor
-    const double floor_us = std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.launch_bound; })->time_us;
-    char note[200];
-    std::snprintf(note, sizeof note,
-                  "# Launch floor         : %.1f us on %lld rows (NCCL's host calls per iteration, nGpus x %.2f us; "
-                  "docs/calibration.md)\n",
-                  floor_us, static_cast<long long>(bound), calibrate::kNcclHostCallUs);
-    out << note;
-  }
-  if (banded) {
-    int inside = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      inside += rows[i].measured_us >= band.p10_us[i] && rows[i].measured_us <= band.p90_us[i];
-    out << "# Interval (p10-p90)   : time x exp(N(0, " << fmt("%.3f", sim::network_price_ln_sd())
-        << "^2)), the catalog price's measured error across nodes (docs/validation.md)"
-        << (cmp ? "; " + std::to_string(inside) + " of " + std::to_string(rows.size()) + " measured rows inside" : "")
-        << "\n";
-  }
-  char avg[96];
-  std::snprintf(avg, sizeof avg, "# Avg bus bandwidth    : %g \n", rows.empty() ? 0.0 : busbw_sum / (2.0 * static_cast<double>(rows.size())));
-  out << avg << "#\n";
-  return out.str();
 }
 
 class CollectiveCommand final : public Command {
@@ -277,71 +193,24 @@ class CollectiveCommand final : public Command {
       write_output(opt_.output, report);
       return 0;
     }
-    const std::vector<Row> rows =
-        opt_.compare.empty()
-            ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),
-                                       calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)), "--max-bytes")
-            : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
-    Interval band;
+    CollectiveReport report{opt_.op, opt_.instance, prof_name, opt_.nodes, topo.gpu_count(), !opt_.compare.empty(), {}, {}};
+    report.rows = opt_.compare.empty()
+                      ? calibrate::predict_sweep(model, *net, op, topo.gpu_count(),
+                                                 calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)),
+                                                 "--max-bytes")
+                      : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
     if (opt_.nodes > 1 && !prof.network.fitted) {
       // The 0.475 is the sd of ln(measured / priced time) over whole collectives, latency-bound
-      // sizes included, so the interval is on the whole time (a scenario's band is carried by the
-      // network efficiency instead: its buckets are bandwidth terms; sim/study/model_error.hpp).
+      // sizes included, so the interval is on the whole time, as a scenario's band is
+      // (sim/study/model_error.hpp, knob network_scale).
       const double fast = sim::network_error_factor(0.9);
-      for (const Row& r : rows) {
-        band.p10_us.push_back(r.time_us / fast);
-        band.p90_us.push_back(r.time_us * fast);
+      for (const calibrate::SweepRow& r : report.rows) {
+        report.band.p10_us.push_back(r.time_us / fast);
+        report.band.p90_us.push_back(r.time_us * fast);
       }
-    }
-    std::string text;
-    if (opt_.format == "json") {
-      nlohmann::ordered_json j;
-      j["instance"] = opt_.instance;
-      j["nodes"] = opt_.nodes;
-      j["ranks"] = topo.gpu_count();
-      j["op"] = opt_.op;
-      j["profile"] = prof_name;
-      if (!band.empty())
-        j["interval"] = "p10-p90: time x exp(N(0, " + fmt("%.3f", sim::network_price_ln_sd()) +
-                        "^2)); " + sim::network_price_record();
-      j["rows"] = nlohmann::ordered_json::array();
-      for (std::size_t i = 0; i < rows.size(); ++i)
-      {
-        const Row& r = rows[i];
-        nlohmann::ordered_json row = {{"bytes", r.bytes},         {"time_us", r.time_us},     {"algbw_GBps", r.algbw},
-                                      {"busbw_GBps", r.busbw},    {"algorithm", r.algorithm}, {"protocol", r.protocol}};
-        if (!band.empty()) {
-          row["time_us_p10"] = band.p10_us[i];
-          row["time_us_p90"] = band.p90_us[i];
-        }
-        if (r.measured_us > 0) {
-          row["measured_time_us"] = r.measured_us;
-          row["time_error"] = r.time_us / r.measured_us - 1;
-          row["launch_bound"] = r.launch_bound;
-        }
-        j["rows"].push_back(row);
-      }
-      text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    } else if (opt_.format == "csv") {
-      const bool cmp = !opt_.compare.empty();
-      text = std::string("bytes,time_us,algbw_GBps,busbw_GBps,algorithm,protocol") +
-             (cmp ? ",measured_time_us,measured_busbw_GBps,time_error,busbw_error" : "") +
-             (band.empty() ? "" : ",time_us_p10,time_us_p90") + "\n";
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        const Row& r = rows[i];
-        text += std::to_string(r.bytes) + "," + fmt("%.3f", r.time_us) + "," + fmt("%.3f", r.algbw) + "," +
-                fmt("%.3f", r.busbw) + "," + r.algorithm + "," + r.protocol;
-        if (cmp)
-          text += "," + fmt("%.2f", r.measured_us) + "," + fmt("%.2f", r.measured_busbw) + "," +
-                  fmt("%.4f", r.time_us / r.measured_us - 1) + "," + fmt("%.4f", r.measured_us / r.time_us - 1);
-        if (!band.empty()) text += "," + fmt("%.3f", band.p10_us[i]) + "," + fmt("%.3f", band.p90_us[i]);
-        text += "\n";
-      }
-    } else {
-      text = nccl_tests_table(rows, band, opt_, topo.gpu_count(), prof_name);
     }
     say_network_error(prof);
-    write_output(opt_.output, text);
+    write_output(opt_.output, collective_report(report, opt_.format));
     return 0;
   }
 
