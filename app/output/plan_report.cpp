@@ -113,7 +113,8 @@ std::string plan_json(const sim::PlanReport& rep)
     o["calibrated"] = calibrated;
     if (calibrated) put_result_fields(o, r, {"uncalibrated_step_time_s"});
     put_result_fields(o, r, {"total_time_s", "total_time_s_p10", "total_time_s_p90", "cost_usd", "cost_usd_p10", "cost_usd_p90",
-                             "price_usd_per_hour", "scaling_efficiency", "bound", "fits", "memory"});
+                             "price_usd_per_hour", "scaling_efficiency", "scaling_efficiency_p10", "scaling_efficiency_p90", "bound",
+                             "fits", "memory"});
     o["pareto"] = row.pareto;
     o["excluded"] = row.excluded;
     j["rows"].push_back(std::move(o));

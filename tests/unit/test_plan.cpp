@@ -105,6 +105,9 @@ TEST_CASE("goal.confidence 0.9 judges rows by the p90 of their intervals", "[pla
   CHECK_THAT(b.why, Catch::Contains("at the p90 of its interval"));
   CHECK_THAT(app::plan_table(b), Catch::Contains("confidence 0.9"));
   CHECK_THAT(app::plan_csv(b), Catch::StartsWith("instance,") && Catch::Contains(",total_time_s_p90,cost_usd_p90\n"));
+  // Each row's efficiency with the speedup's band (result_fields.hpp); a central plan has none.
+  CHECK_THAT(app::plan_json(b), Catch::Contains("\"scaling_efficiency_p90\""));
+  CHECK_THAT(app::plan_json(a), !Catch::Contains("scaling_efficiency_p90"));
   // Only 0.5 and 0.9: ddpsim's intervals are p10-p90.
   try {
     app::parse_plan("p.yaml", std::string(kPlan).replace(central_plan.find("minimize: cost}"), 15, "confidence: 0.8}"),
