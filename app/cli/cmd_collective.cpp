@@ -199,11 +199,20 @@ class CollectiveCommand final : public Command {
                                                  calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)),
                                                  "--max-bytes")
                       : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
-    if (opt_.nodes > 1 && !prof.network.fitted) {
-      // The 0.475 is the sd of ln(measured / priced time) over whole collectives, latency-bound
-      // sizes included, so the interval is on the whole time, as a scenario's band is
-      // (sim/study/model_error.hpp, knob network_scale).
-      const double fast = sim::network_error_factor(0.9);
+    // Across nodes the price carries its measured error, on the whole time as a scenario's band is
+    // (sim/study/model_error.hpp, knob network_scale): the catalog's 0.475 (the sd of
+    // ln(measured / priced) over whole collectives, latency-bound sizes included), or a fitted
+    // profile's own residual spread.
+    const sim::ResidualSpread spread = sim::profile_residual_spread(prof);
+    if (opt_.nodes > 1 && (!prof.network.fitted || spread.rows >= 2)) {
+      const bool catalog = !prof.network.fitted;
+      const double sd = catalog ? sim::network_price_ln_sd() : spread.ln_sd;
+      report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
+                         (catalog ? "the catalog price's measured error across nodes (docs/validation.md)"
+                                  : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +
+                                        std::to_string(spread.max_nodes) + " nodes" +
+                                        (opt_.nodes > spread.max_nodes ? "; more nodes than the fit saw: not measured there" : "") + ")");
+      const double fast = sim::network_error_factor(0.9, sd);
       for (const calibrate::SweepRow& r : report.rows) {
         report.band.p10_us.push_back(r.time_us / fast);
         report.band.p90_us.push_back(r.time_us * fast);

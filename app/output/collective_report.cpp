@@ -7,7 +7,6 @@
 
 #include "app/output/text_format.hpp"
 #include "core/text.hpp"
-#include "sim/study/model_error.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -79,8 +78,7 @@ std::string nccl_tests_table(const CollectiveReport& rep)
     int inside = 0;
     for (std::size_t i = 0; i < rows.size(); ++i)
       inside += rows[i].measured_us >= band.p10_us[i] && rows[i].measured_us <= band.p90_us[i];
-    out << "# Interval (p10-p90)   : time x exp(N(0, " << fmt("%.3f", sim::network_price_ln_sd())
-        << "^2)), the catalog price's measured error across nodes (docs/validation.md)"
+    out << "# Interval (p10-p90)   : " << band.what
         << (cmp ? "; " + std::to_string(inside) + " of " + std::to_string(rows.size()) + " measured rows inside" : "")
         << "\n";
   }
@@ -102,8 +100,7 @@ std::string json_report(const CollectiveReport& rep)
   j["op"] = rep.op;
   j["profile"] = rep.profile;
   if (!band.empty())
-    j["interval"] = "p10-p90: time x exp(N(0, " + fmt("%.3f", sim::network_price_ln_sd()) + "^2)); " +
-                    sim::network_price_record();
+    j["interval"] = "p10-p90: " + band.what;
   j["rows"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const Row& r = rep.rows[i];

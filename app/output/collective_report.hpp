@@ -10,10 +10,12 @@
 
 namespace ddpsim::app {
 
-// Issue 18: a catalog-only price across nodes carries the network price's measured error
-// (sim/study/model_error.hpp) as each row's p10-p90 time.
+// Issue 18: a price across nodes carries its measured error as each row's p10-p90 time: the
+// catalog's (the 148 collectives the project holds) or a fitted profile's own residuals'
+// (sim/study/model_error.hpp).
 struct CollectiveInterval {
-  std::vector<double> p10_us, p90_us;  // empty: no band (one node, or a fitted profile)
+  std::vector<double> p10_us, p90_us;  // empty: no band (one node, or a profile without multi-node residuals)
+  std::string what;                    // its distribution and source, one clause
   bool empty() const { return p10_us.empty(); }
 };
 

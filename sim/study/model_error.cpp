@@ -144,9 +144,27 @@ std::string network_error_note()
 
 double network_price_ln_sd() { return kNetworkLnSd; }
 
-double network_error_factor(double q)
+double network_error_factor(double q, double ln_sd)
 {
-  return std::exp(kNetworkLnSd * boost::math::quantile(boost::math::normal(), q));
+  return std::exp(ln_sd * boost::math::quantile(boost::math::normal(), q));
+}
+
+ResidualSpread profile_residual_spread(const Profile& prof)
+{
+  std::vector<double> ln;
+  ResidualSpread out;
+  for (const Residual& r : prof.residuals)
+    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) {
+      ln.push_back(std::log(r.predicted_us / r.measured_us));
+      out.max_nodes = std::max(out.max_nodes, r.nodes);
+    }
+  if (ln.size() < 2) return ResidualSpread{};
+  double mean = 0, var = 0;
+  for (double v : ln) mean += v / static_cast<double>(ln.size());
+  for (double v : ln) var += (v - mean) * (v - mean) / static_cast<double>(ln.size() - 1);
+  out.ln_sd = std::sqrt(var);
+  out.rows = static_cast<int>(ln.size());
+  return out;
 }
 
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)

@@ -40,9 +40,19 @@ std::string network_error_note();
 double network_price_ln_sd();
 // The measurements behind it, one clause, for the band's note and `ddpsim collective`'s.
 std::string network_price_record();
-// That band's factor at quantile q, exp(sd x Phi^-1(q)): `ddpsim collective` divides a time by
-// factor(0.9) for its p10 and multiplies it for its p90.
-double network_error_factor(double q);
+// The factor at quantile q of exp(N(0, ln_sd^2)), exp(ln_sd x Phi^-1(q)): `ddpsim collective`
+// divides a time by factor(0.9) for its p10 and multiplies it for its p90 (default: the
+// catalog-only price's sd above).
+double network_error_factor(double q, double ln_sd = network_price_ln_sd());
+
+// A fitted profile's own error across nodes: the sample sd of ln(predicted / measured) over its
+// multi-node residuals (rows < 2: none), and the most nodes they ran on. Scenarios draw it on
+// network_scale (twin.cpp), `ddpsim collective` prints it.
+struct ResidualSpread {
+  double ln_sd = 0;
+  int rows = 0, max_nodes = 0;
+};
+ResidualSpread profile_residual_spread(const Profile& prof);
 
 // The loss across nodes, when some row runs on several nodes and no job profile is applied (the
 // user's rows calibrate it). Returns whether it was added.

@@ -24,27 +24,20 @@ bool has_knob(const Uncertainty& u, const std::string& knob)
   return false;
 }
 
-// The spread of a profile's multi-node residuals, sd of ln(predicted / measured), as a normal
-// perturbation of the network efficiency. Nothing when fewer than two multi-node points.
+// The spread of a profile's multi-node residuals (model_error.hpp), as a normal perturbation of
+// every collective across nodes. Nothing when fewer than two multi-node points.
 void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::string>& notes)
 {
   if (has_knob(u, "network_efficiency") || has_knob(u, "network_scale")) return;
-  std::vector<double> ln;
-  for (const Residual& r : prof.residuals)
-    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) ln.push_back(std::log(r.predicted_us / r.measured_us));
-  if (ln.size() < 2) return;
-  double mean = 0, var = 0;
-  for (double v : ln) mean += v / static_cast<double>(ln.size());
-  for (double v : ln) var += (v - mean) * (v - mean) / static_cast<double>(ln.size() - 1);
+  const ResidualSpread s = profile_residual_spread(prof);
+  if (s.rows < 2) return;
   Dimension d;
   d.knob = "network_scale";  // residuals are of whole collectives: the whole time, not the bandwidth alone
   d.source = "profile residuals";
   d.center = std::log(prof.network.time_scale);
-  push_normal(u, d, var);
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "interval: every collective across nodes x exp(N(0, %.3f)) from %zu profile residuals", std::sqrt(var),
-                ln.size());
-  notes.emplace_back(buf);
+  push_normal(u, d, s.ln_sd * s.ln_sd);
+  notes.push_back("interval: every collective across nodes x exp(N(0, " + fmt("%.3f", s.ln_sd) + ")) from " +
+                  std::to_string(s.rows) + " profile residuals");
 }
 
 // Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.

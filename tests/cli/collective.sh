@@ -8,12 +8,13 @@ data=$1
 ddpsim=${DDPSIM:?set DDPSIM to the binary}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# The table: 8 B .. 8 GiB by 2 = 31 rows of 15 fields (out-of-place, in-place, algorithm,
-# protocol); busbw = algbw x 2(n-1)/n with n = 16; the footer's average is the rows' mean busbw.
+# The table: 8 B .. 8 GiB by 2 = 31 rows of 16 fields (out-of-place, in-place, the interval from
+# the shipped profile's residuals, algorithm, protocol); busbw = algbw x 2(n-1)/n with n = 16; the
+# footer's average is the rows' mean busbw.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --format nccl-tests >"$tmp/pred.txt" || say fail "collective exit"
 rows=$(grep -vc '^#' "$tmp/pred.txt")
 [ "$rows" = 31 ] && say ok "31 rows" || say fail "rows: $rows"
-awk '!/^#/ { if (NF != 15 || $3 != "float" || $4 != "sum" || $10 != $6 || $12 != $8) bad = 1;
+awk '!/^#/ { if (NF != 16 || $3 != "float" || $4 != "sum" || $10 != $6 || $12 != $8 || $14 !~ /^[0-9.]+-[0-9.]+$/) bad = 1;
              if ($7 > 10 && ($8 / $7 < 1.87 || $8 / $7 > 1.88)) bad = 1 } END { exit bad }' "$tmp/pred.txt" &&
   say ok "columns and busbw factor" || say fail "columns or busbw factor"
 grep -q '^#.*out-of-place.*in-place' "$tmp/pred.txt" && say ok "placement headers" || say fail "placement headers"
@@ -116,6 +117,13 @@ PY
   "$ddpsim" calibrate fit "$tmp/band_cmp.txt" --instance p4de.24xlarge --out "$tmp/band_fit.yaml" >/dev/null 2>&1 &&
   say ok "interval beside a log: measured rows inside counted; the table still reads back" ||
   say fail "interval beside a log: $(grep Interval "$tmp/band_cmp.txt")"
+# A fitted profile's interval is its own residuals' spread, and says so beyond the nodes it saw.
+i2=$("$ddpsim" collective --instance p5.48xlarge --nodes 2 -b 1G -e 1G 2>/dev/null | grep '^# Interval')
+i8=$("$ddpsim" collective --instance p5.48xlarge --nodes 8 -b 1G -e 1G 2>/dev/null | grep '^# Interval')
+i1=$("$ddpsim" collective --instance p5.48xlarge --nodes 1 -b 1G -e 1G 2>/dev/null | grep -c '^# Interval')
+[[ "$i2" == *"multi-node residuals (2 nodes)" && "$i8" == *"more nodes than the fit saw"* && "$i1" == 0 ]] &&
+  say ok "fitted profile: its residuals' interval, flagged beyond its nodes, none on one node" ||
+  say fail "fitted profile interval: [$i2] [$i8] [$i1]"
 # The interval's claim, through the command: over the project's two-node logs priced by the catalog
 # alone, about 80 % of the measured rows lie inside p10-p90 (85 of 104 when written; docs/validation.md).
 inside=0 total=0
