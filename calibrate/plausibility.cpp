@@ -69,7 +69,8 @@ std::string knob_warning(const std::string& knob, double v, double start)
   // (docs/validation.md "The network price's own error"); beyond 2 sd either way is another cost.
   if (knob == "network_scale" && (v < 0.39 || v > 2.6))
     return fmt("network_scale %.3g is outside the plausible 0.39-2.6 (2 sd of the catalog price's measured error): ", v) +
-           "probably missing: a transport or per-step cost the model does not have (fit network_efficiency or step_overhead)";
+           "probably missing: a transport cost the model does not have (host-staged or TCP copies, the per-flow limit, "
+           "CPU taken from the loader) or a per-step cost (step_overhead)";
   if (knob == "compute_efficiency") {
     if (v >= 1 - kOnBound) return fmt("compute_efficiency %.3g is at its bound 1 (peak FLOP/s): ", v) +
                                   "probably missing: less work than modelled (a smaller model, mixed precision, fused kernels)";

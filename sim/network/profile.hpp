@@ -36,9 +36,10 @@ struct ScopeParams {
   double efficiency = 1.0;
   double gamma_us = 0;  // per sqrt(MiB)
   int points = 0;       // measurements the fit used
-  // Every collective of this scope takes this x its price, latency and bandwidth alike. Never
-  // fitted or written: the knob `network_scale` by which intervals carry a price's measured error
-  // (sim/study/model_error.hpp), which is an error of the whole time.
+  // Every collective of this scope takes this x its price, latency and bandwidth alike. Not part
+  // of a profile file (calibrate fit neither fits nor writes it): set through the knob
+  // `network_scale`, by which intervals carry a price's measured error (an error of the whole
+  // time; sim/study/model_error.hpp) and which a job fit (calibrate job) may fit.
   double time_scale = 1;
 };
 
