@@ -13,7 +13,9 @@ namespace {
 
 using Row = calibrate::SweepRow;
 
-std::string time_us(double us) { return us >= 10000 ? fmt("%7.0f", us) : fmt("%7.1f", us); }
+// nccl-tests' time: whole microseconds from 10 ms, else one decimal; right-aligned in 7 in its columns.
+std::string us_text(double us) { return us >= 10000 ? fmt("%.0f", us) : fmt("%.1f", us); }
+std::string time_us(double us) { return pad(us_text(us), 7); }
 
 // nccl-tests' table (all_reduce_perf and friends): out-of-place and in-place columns (the model
 // gives both the same time: the copy NCCL skips in place is not modelled), then ddpsim's
@@ -55,10 +57,7 @@ std::string nccl_tests_table(const CollectiveReport& rep)
       out << line;
     }
     if (banded) {
-      std::string lo = time_us(band.p10_us[i]), hi = time_us(band.p90_us[i]);
-      lo.erase(0, lo.find_first_not_of(' '));
-      hi.erase(0, hi.find_first_not_of(' '));
-      out << "  " << std::string(15 - std::min<std::size_t>(15, lo.size() + hi.size() + 1), ' ') << lo << "-" << hi;
+      out << "  " << pad(us_text(band.p10_us[i]) + "-" + us_text(band.p90_us[i]), 15);
     }
     out << "  " << r.algorithm << " " << r.protocol << "\n";
     busbw_sum += 2 * r.busbw;

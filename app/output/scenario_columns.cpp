@@ -97,13 +97,14 @@ class Builder {
   ScenarioColumns& out_;
 };
 
-// A number with its band (when `wide` and the row has one) through one printf format.
-std::function<std::string(const Result&)> banded(std::string_view name, const char* format, bool wide, const char* band_format)
+// A number x `scale` with its band (when `wide` and the row has one) through one printf format.
+std::function<std::string(const Result&)> banded(std::string_view name, const char* format, bool wide, const char* band_format,
+                                                 double scale = 1)
 {
-  return [f = Field(name), b = band(std::string(name)), format, wide, band_format](const Result& r) {
-    const std::string v = fmt(format, f(r));
+  return [f = Field(name), b = band(std::string(name)), format, wide, band_format, scale](const Result& r) {
+    const std::string v = fmt(format, f(r) * scale);
     const auto s = wide ? b(r) : std::nullopt;
-    return s ? with_band(v, fmt(band_format, s->first), fmt(band_format, s->second)) : v;
+    return s ? with_band(v, fmt(band_format, s->first * scale), fmt(band_format, s->second * scale)) : v;
   };
 }
 
@@ -187,11 +188,8 @@ ScenarioColumns scenario_columns(const sim::ScenarioReport& rep, bool wide)
   b.time("total", number("total_time_s"), band("total_time_s"), "total = start-up + steps x step", &total_unit);
   b.text("speedup", false, banded("speedup", "%.2fx", wide, "%.2f"), "speedup against the first row of the same framework");
   if (wide)
-    b.text("eff", false, [f = Field("scaling_efficiency"), e = band("scaling_efficiency")](const Result& r) {
-      const std::string v = fmt("%.0f%%", f(r) * 100);
-      const auto s = e(r);
-      return s ? with_band(v, fmt("%.0f", s->first * 100), fmt("%.0f", s->second * 100)) : v;
-    }, "eff = scaling efficiency (speedup / GPU ratio), with the speedup's band");
+    b.text("eff", false, banded("scaling_efficiency", "%.0f%%", true, "%.0f", 100),
+           "eff = scaling efficiency (speedup / GPU ratio), with the speedup's band");
   b.text("cost [$]", false, [&, cost = banded("cost_usd", "%.2f", wide, "%.2f")](const Result& r) {
     return fits.json(r).get<bool>() ? cost(r) : std::string("-");
   }, "cost = instances x hours x the hourly price below");
