@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every measured number the project holds, against the model (issue 18, docs/validation.md "One table"):
 #   collectives  the nccl-tests logs of validation/collectives/logs.csv (`ddpsim collective --compare`,
-#                catalog physics, no fitted profile) and the AWS points of validation/aws/collective_points.csv
+#                catalog physics, no fitted profile) and the AWS points of validation/aws/collective_points.csv and
+#                validation/aws/quoted_points.csv
 #   training     validation/training and validation/aws/training (scripts/validate_training.sh)
 #   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
 #   compute, memory  one GPU measured on a lent machine (validation/device/*/steps.json)
@@ -57,8 +58,9 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 done < validation/collectives/logs.csv
 
-# 2. Single points (busbw at one size; AWS and validation/collectives/points.csv): one ddpsim run per distinct configuration.
-python3 - validation/aws/collective_points.csv validation/collectives/points.csv > "$work/points" <<'PY'
+# 2. Single points (busbw at one size; AWS, the figures quoted in issue threads, and validation/collectives/points.csv):
+#    one ddpsim run per distinct configuration.
+python3 - validation/aws/collective_points.csv validation/aws/quoted_points.csv validation/collectives/points.csv > "$work/points" <<'PY'
 import csv, sys
 rows = [r for f in sys.argv[1:] for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
 for r in rows:
