@@ -231,7 +231,7 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
       prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us,
                                              predicted.at(p.row), std::string(p.algorithm->name()),
                                              std::string(to_string(p.protocol))});
-  prof.warnings = profile_warnings(prof);
+  prof.warnings = profile_warnings(prof, !instance.nic.gpudirect);
   return prof;
 }
 

@@ -34,7 +34,9 @@ inline constexpr double kOnBound = 0.01;
 
 // One warning per implausible profile parameter, e.g. "multi-node efficiency 1.10 > 1 ...",
 // naming the algorithms and protocols the fit assumed in that scope (from the residuals).
-std::vector<std::string> profile_warnings(const sim::Profile& profile);
+// `host_staged`: the instance's NIC has no GPUDirect RDMA, so the multi-node price stages through
+// host memory, and an efficiency above 1 there names the staging's spread as a candidate too.
+std::vector<std::string> profile_warnings(const sim::Profile& profile, bool host_staged = false);
 
 // One warning per implausible fitted knob; a knob's start (the scenario's or catalog's value) is
 // the floor of the latency knobs.

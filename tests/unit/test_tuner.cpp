@@ -162,6 +162,9 @@ TEST_CASE("plausibility: each bound and plausible range warns with the mechanism
   CHECK(w[0].find("one-node alpha") != std::string::npos);
   CHECK(w[1].find("multi-node efficiency 1.08") != std::string::npos);
   CHECK(w[1].find("nvls Simple") != std::string::npos);
+  CHECK(w[1].find("NIC_DUP_CONNS") == std::string::npos);  // p5 has GPUDirect RDMA: no host staging
+  // Without GPUDirect RDMA (p3dn) the staging's spread over the plugin's devices is named too.
+  CHECK(calibrate::profile_warnings(p, /*host_staged=*/true)[1].find("NIC_DUP_CONNS") != std::string::npos);
   // A gamma the fit dropped (the rows wanted it negative) sits on its bound: warned, with the choice assumed.
   p.network.gamma_us = 0;
   w = calibrate::profile_warnings(p);
