@@ -42,6 +42,9 @@ cd "$root"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 errs="$work/errors.tsv"   # kind <TAB> source <TAB> signed error
+# ddpsim's notes (the catalog-only network, the software of a date) repeat for every run here and
+# are said in docs/validation.md; warnings and errors still reach stderr.
+quiet_notes() { grep -v '^ddpsim: note:' >&2 || true; }
 : > "$errs"
 
 # 1. nccl-tests logs: every row's time error.
@@ -49,7 +52,7 @@ while IFS=, read -r source log instance nodes args; do
   [[ "$source" == "source" || "$source" == \#* || -z "$source" ]] && continue
   # shellcheck disable=SC2086
   "$ddpsim" collective --instance "$instance" --nodes "$nodes" --profile none --compare "$log" --format csv $args \
-    > "$work/c.csv" || { echo "$0: error: ddpsim collective failed on $log" >&2; exit 1; }
+    > "$work/c.csv" 2> >(quiet_notes) || { echo "$0: error: ddpsim collective failed on $log" >&2; exit 1; }
   python3 - "$work/c.csv" "$source" >> "$errs" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
@@ -71,7 +74,7 @@ while IFS=$'\t' read -r source instance nodes bytes measured args; do
   if [[ ! -f "$work/p.$key" ]]; then
     # shellcheck disable=SC2086
     "$ddpsim" collective --instance "$instance" --nodes "$nodes" --profile none -b "$bytes" -e "$bytes" --format csv $args \
-      | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "busbw_GBps") c = i } NR == 2 { print $c }' > "$work/p.$key"
+      2> >(quiet_notes) | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "busbw_GBps") c = i } NR == 2 { print $c }' > "$work/p.$key"
   fi
   python3 -c 'import sys; p = float(open(sys.argv[1]).read()) * 8; m = float(sys.argv[2]); print(f"collectives\t{sys.argv[3]}\t{100.0 * (p / m - 1.0):.4f}")' \
     "$work/p.$key" "$measured" "$source" >> "$errs"
