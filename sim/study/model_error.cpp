@@ -131,7 +131,7 @@ bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
 
 std::string network_price_record()
 {
-  return "the 148 multi-node collectives the project holds (8 AWS sources) ran 1.30x their price (median; ln sd " +
+  return "the 148 multi-node nccl-tests rows the project holds (8 AWS sources) ran 1.30x their price (median; ln sd " +
          fmt("%.3f", kNetworkLnSd) + "; docs/validation.md \"The network price's own error\")";
 }
 
