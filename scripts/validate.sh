@@ -5,6 +5,7 @@
 #                validation/aws/quoted_points.csv
 #   training     validation/training and validation/aws/training (scripts/validate_training.sh)
 #   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
+#                and the seed and AWS ResNet-50 series with their own knobs
 #   compute, memory  one GPU measured on a lent machine (validation/device/*/steps.json)
 # Prints ONE markdown table by source (rows, median |err|, max |err|, signed bias = median signed error;
 # positive = the model is too optimistic), writes the same as JSON (--out), and with --check BASELINE
@@ -98,6 +99,11 @@ if [[ "$skip_jobs" == 0 ]]; then
   (cd scenarios && "$ddpsim" calibrate job p3_8node_fitted.yaml --fit loader_cpu network_efficiency \
       --fit-on nodes=1,2 --out "$work/seed.job.yaml") | awk '$6 == "held" { e = $(NF - 1); gsub(/[%+]/, "", e);
       printf "jobs\tseed p3_8node (AWS blog)\t%.4f\n", 100 * (1 / (1 + e / 100) - 1) }' >> "$errs"
+  # The AWS ResNet-50 series (1-8 p3.16xlarge): fitted on its one-node rows (1 GPU, a full node),
+  # images/s held back at 2, 4 and 8 nodes (validation/aws/jobs/awsrn50_tf_hvd.yaml says why these knobs).
+  "$ddpsim" calibrate job validation/aws/jobs/awsrn50_tf_hvd.yaml --fit compute_scale node_slowdown --fit-on nodes=1 \
+      --out "$work/awsrn50.job.yaml" | awk '$6 == "held" { e = $(NF - 1); gsub(/[%+]/, "", e);
+      printf "jobs\tAWS-P3-RN50-HVD (node_slowdown on the 1-node rows)\t%.4f\n", e }' >> "$errs"
 fi
 
 # 5. One GPU, measured by this project on a lent H100 (validation/device/*/steps.json, real PyTorch,

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/text.hpp"
+#include "sim/study/knobs.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -167,17 +168,37 @@ ResidualSpread profile_residual_spread(const Profile& prof)
   return out;
 }
 
+namespace {
+
+// A job profile every fitted row of which ran on one node (calibrate job --fit-on nodes=1): its
+// forward fits could measure no growth of its error with the nodes (round 4 session 20).
+bool fitted_on_one_node(const JobProfile& p)
+{
+  if (p.extrapolation_ln_sd > 0 || p.roles.empty()) return false;
+  bool any = false;
+  for (const JobProfile::Role& r : p.roles)
+    if (r.role == "fitted") {
+      if (r.nodes != 1) return false;
+      any = true;
+    }
+  return any;
+}
+
+}  // namespace
+
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
 {
-  if (spec.job_profile || !crosses_nodes(spec)) return false;
+  if ((spec.job_profile && !fitted_on_one_node(*spec.job_profile)) || !crosses_nodes(spec)) return false;
   push_band(u, "doubling_slowdown", "loss across nodes", spec.compute.doubling_slowdown, kDoublingLnSd);
   return true;
 }
 
-std::string doubling_loss_note()
+std::string doubling_loss_note(const ScenarioSpec& spec)
 {
   return "interval: compute x exp(N(0, " + fmt("%.4f", kDoublingLnSd) +
-         ")) per doubling of the nodes beyond one: 43 public multi-node rows lost up to 20 points of their one-node "
+         ")) per doubling of the nodes beyond one" +
+         (spec.job_profile ? std::string(" (the job profile was fitted on one node only)") : std::string()) +
+         ": 43 public multi-node rows lost up to 20 points of their one-node "
          "efficiency, the model less; fit doubling_slowdown with calibrate job on rows of one and several nodes";
 }
 

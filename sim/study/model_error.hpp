@@ -55,8 +55,10 @@ struct ResidualSpread {
 ResidualSpread profile_residual_spread(const Profile& prof);
 
 // The loss across nodes, when some row runs on several nodes and no job profile is applied (the
-// user's rows calibrate it). Returns whether it was added.
+// user's rows calibrate it), or the one applied was fitted on rows of one node only (then nothing
+// of the user's measured it: the public rows' measure stands beyond that node). Returns whether it
+// was added.
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u);
-std::string doubling_loss_note();
+std::string doubling_loss_note(const ScenarioSpec& spec);
 
 }  // namespace ddpsim::sim

@@ -231,7 +231,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     if (roofline) notes.push_back(roofline_note(loaded));
     if (node_loss) notes.push_back(node_loss_note());
     if (network) notes.push_back(network_error_note());
-    if (doubling) notes.push_back(doubling_loss_note());
+    if (doubling) notes.push_back(doubling_loss_note(loaded));
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +
                     " Latin-hypercube samples of the uncertain inputs (--samples)");

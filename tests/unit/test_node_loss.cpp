@@ -202,3 +202,37 @@ TEST_CASE("the loss across nodes is a band that widens with the nodes, absent on
   CHECK(predict(bert_nodes("[1, 4, 32]"), RunOptions{}, 0).results[2].step_time_s == r.results[2].step_time_s);
   CHECK_FALSE(said_doubling(predict(bert_nodes("[1]"), RunOptions{}, kDefaultSamples)));
 }
+
+// Round 4 session 20: a job profile fitted on rows of one node only measured nothing across nodes
+// (its forward fits had no row above the smallest node count), so the public rows' loss across
+// nodes stands beyond it; a profile fitted on several node counts, or with a measured
+// extrapolation, calibrates it and replaces it.
+TEST_CASE("a job profile fitted on one node only keeps the loss across nodes beyond it")
+{
+  const auto with_profile = [](std::vector<JobProfile::Role> roles, double extrapolation) {
+    ScenarioSpec s = bert_nodes("[1, 4, 32]");
+    auto p = std::make_shared<JobProfile>();
+    p->file = "job.yaml";
+    p->context = context_of(s);
+    p->knobs = {"compute_scale"};
+    p->values = {1.0};
+    p->cov_log = Eigen::MatrixXd::Constant(1, 1, 1e-4);
+    p->sigma = 0.02;
+    p->roles = std::move(roles);
+    p->extrapolation_ln_sd = extrapolation;
+    p->extrapolation_beyond_nodes = extrapolation > 0 ? 2 : 0;
+    s.job_profile = p;
+    return predict(s, RunOptions{}, kDefaultSamples);
+  };
+  const JobProfile::Role one{1, "pytorch-ddp", "fitted"}, two{2, "pytorch-ddp", "fitted"}, held{4, "pytorch-ddp", "held back"};
+  const ScenarioReport r = with_profile({one, one, held}, 0);
+  CHECK(said_doubling(r));
+  bool noted = false;
+  for (const std::string& n : r.notes) noted |= n.find("fitted on one node only") != std::string::npos;
+  CHECK(noted);
+  REQUIRE(r.results.size() == 3);
+  CHECK(r.results[2].step_band.p90 > 1.10 * r.results[2].step_time_s);  // 32 nodes: five doublings of 0.0255
+  CHECK_FALSE(said_doubling(with_profile({one, two, held}, 0)));
+  CHECK_FALSE(said_doubling(with_profile({one, two}, 0.03)));
+  CHECK_FALSE(said_doubling(with_profile({}, 0)));  // a profile that does not say which rows it fitted
+}
