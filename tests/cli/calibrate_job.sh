@@ -77,6 +77,23 @@ awk '$1 == "doubling_slowdown" { v = $3 + 0; ok = v > 1.01 && v < 1.1 } END { ex
   say ok "doubling_slowdown fitted on 1-2 nodes in the public range, 4 rows held back" ||
   say fail "doubling_slowdown: $(cat "$tmp/pd.txt")"
 
+# Fitted on one node only (the AWS ResNet-50 series, validation/aws/jobs): the fit measured nothing
+# across nodes, so the calibrated scenario keeps the public loss across nodes beyond that node and
+# says so (round 4 session 20), through the job profile's file and its provenance rows.
+"$ddpsim" calibrate job "$root/validation/aws/jobs/awsrn50_tf_hvd.yaml" --fit compute_scale node_slowdown \
+  --fit-on nodes=1 --out "$tmp/aws.job.yaml" >"$tmp/aws.txt" 2>&1 || say fail "one-node fit: $(cat "$tmp/aws.txt")"
+{ cat "$root/validation/aws/jobs/awsrn50_tf_hvd.yaml"; echo "calibration: $tmp/aws.job.yaml"; } >"$tmp/aws_cal.yaml"
+"$ddpsim" scenario "$tmp/aws_cal.yaml" --format json >"$tmp/aws.json" 2>/dev/null || say fail "one-node calibrated scenario exit"
+python3 - "$tmp/aws.json" <<'PY' && say ok "a profile fitted on one node keeps the loss across nodes beyond it" || say fail "one-node profile band: $(head -c 600 "$tmp/aws.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d = d[0] if isinstance(d, list) else d
+notes = " ".join(d["notes"])
+rows = {(r["nodes"], r["gpus_per_node"] if "gpus_per_node" in r else r["gpus"] // r["nodes"]): r for r in d["results"]}
+eight = rows[(8, 8)]
+width = (eight["samples_per_s_p90"] - eight["samples_per_s_p10"]) / eight["samples_per_s"]
+assert "fitted on one node only" in notes and width > 0.1, (notes, width)
+PY
 check p5_as_p3 2 "p5.48xlarge" "$ddpsim" calibrate fit "$root/tests/data/p5_2node_16gpu_allreduce_awsome.txt" \
   --instance p3.16xlarge --out "$tmp/p.yaml"
 exit $fail
