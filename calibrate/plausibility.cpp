@@ -19,20 +19,6 @@ const std::string kSlowNetwork =
     "NCCL's socket threads and kernel copies over TCP, the EC2 per-flow limit, CPU taken from the input pipeline, "
     "exposed communication or framework negotiation)";
 
-std::string efficiency_warning(const std::string& what, double e, const std::string& assumed)
-{
-  if (e >= 1 - kOnBound)
-    return what + fmt(" %.4g is at or above 1 (the catalog's achievable rate): ", e) +
-           "probably missing: the algorithm the runs used moves fewer bytes over the bottleneck than the one assumed (" +
-           assumed + "; set it with NCCL_ALGO in the log, --algorithm, or the tuner), or the catalog derates this link class too much";
-  if (e < kPlausibleEfficiency)
-    return what + fmt(" %.3g is below the plausible %.2g of the catalog's achievable rate: ", e, kPlausibleEfficiency) +
-           kSlowNetwork;
-  return "";
-}
-
-}  // namespace
-
 // Without GPUDirect RDMA ddpsim stages each network connection through the NIC's PCIe switch;
 // aws-ofi-nccl's AWS builds present p3dn's one EFA to NCCL as four devices (EFA_NIC_DUP since
 // 2019, NIC_DUP_CONNS = 4 on p3dn in master since v1.6.0), which spreads the staging over more
@@ -41,6 +27,23 @@ const std::string kStagedSpread =
     "; on this route without GPUDirect RDMA, also: the net plugin spread the host staging over more devices than "
     "modelled (aws-ofi-nccl's AWS builds show p3dn's one EFA to NCCL as 4, NIC_DUP_CONNS; docs/validation.md "
     "\"Where the model misses\" 6)";
+
+// `above_one_also`: a further candidate for an efficiency at or above 1 (kStagedSpread).
+std::string efficiency_warning(const std::string& what, double e, const std::string& assumed,
+                               const std::string& above_one_also = "")
+{
+  if (e >= 1 - kOnBound)
+    return what + fmt(" %.4g is at or above 1 (the catalog's achievable rate): ", e) +
+           "probably missing: the algorithm the runs used moves fewer bytes over the bottleneck than the one assumed (" +
+           assumed + "; set it with NCCL_ALGO in the log, --algorithm, or the tuner), or the catalog derates this link class too much" +
+           above_one_also;
+  if (e < kPlausibleEfficiency)
+    return what + fmt(" %.3g is below the plausible %.2g of the catalog's achievable rate: ", e, kPlausibleEfficiency) +
+           kSlowNetwork;
+  return "";
+}
+
+}  // namespace
 
 std::vector<std::string> profile_warnings(const sim::Profile& p, bool host_staged)
 {
@@ -54,8 +57,9 @@ std::vector<std::string> profile_warnings(const sim::Profile& p, bool host_stage
     std::string assumed;
     for (const std::string& a : pairs) assumed += (assumed.empty() ? "" : ", ") + a;
     const std::string scope = multi ? "multi-node" : "one-node";
-    if (std::string w = efficiency_warning(scope + " efficiency", s.efficiency, assumed); !w.empty())
-      out.push_back(multi && host_staged && s.efficiency >= 1 - kOnBound ? w + kStagedSpread : w);
+    if (std::string w = efficiency_warning(scope + " efficiency", s.efficiency, assumed, multi && host_staged ? kStagedSpread : "");
+        !w.empty())
+      out.push_back(w);
     if (s.alpha_us < 0)
       out.push_back(scope + fmt(" alpha %.3g us is negative: the rows are faster than NCCL's own latency table (the floor); ",
                                 s.alpha_us) +

@@ -89,8 +89,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d = d[0] if isinstance(d, list) else d
 notes = " ".join(d["notes"])
-rows = {(r["nodes"], r["gpus_per_node"] if "gpus_per_node" in r else r["gpus"] // r["nodes"]): r for r in d["results"]}
-eight = rows[(8, 8)]
+eight = next(r for r in d["results"] if r["nodes"] == 8)
 width = (eight["samples_per_s_p90"] - eight["samples_per_s_p10"]) / eight["samples_per_s"]
 assert "fitted on one node only" in notes and width > 0.1, (notes, width)
 PY
