@@ -110,7 +110,8 @@ fi
 #    torchvision and Hugging Face models): step time and peak tensor memory against ddpsim on one
 #    GPU of the same instance. Memory compares PyTorch's max_memory_allocated with ddpsim's total
 #    less DDP's buckets and the workspace (the measured run had no DDP; CUDA's context is outside
-#    the allocator). Transformers run SDPA (flash on Hopper): model.attention flash.
+#    the allocator). Transformers run SDPA (flash on Hopper): model.attention flash. No torch.compile:
+#    model.kernels eager.
 for steps in validation/device/*/steps.json; do
   [[ -f "$steps" ]] || continue
   python3 - "$steps" "$ddpsim" "$work" >> "$errs" <<'PY'
@@ -118,7 +119,7 @@ import json, os, subprocess, sys
 d = json.load(open(sys.argv[1]))
 src = f"{d['device']} 1 GPU ({os.path.basename(os.path.dirname(sys.argv[1]))})"
 for i, r in enumerate(d["rows"]):
-    model = {"preset": r["model"]}
+    model = {"preset": r["model"], "kernels": "eager"}  # steps.py runs eager torchvision / Hugging Face code
     if r["seq"]:
         model.update(seq_len=r["seq"], attention="flash")
     train = {"framework": "pytorch-ddp", "batch_per_gpu": r["batch"], "precision": r["precision"], "steps": 10,

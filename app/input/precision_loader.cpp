@@ -23,6 +23,9 @@ void read_model_source(Reader& r, const YAML::Node& n, sim::ModelSpec& m)
     else if (r.ok()) m = load_model_file(file);  // its own errors name the model file
   }
   if (auto a = r.choice(n, path, "attention", false, {"eager", "flash"})) m.flash_attention = *a == "flash";
+  // Issue 18: the elementwise kernels of eager code (torchvision, Hugging Face without
+  // torch.compile); the zoo's convnets and transformers count them (sim/step/model.hpp).
+  if (auto k = r.choice(n, path, "kernels", false, {"fused", "eager"})) m.eager_kernels = *k == "eager";
 }
 
 void read_precision(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)

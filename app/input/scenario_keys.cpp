@@ -29,7 +29,7 @@ KeyTable fixed_keys()
       {"cluster.overrides.efficiency", {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"}},
       // One entry per degraded link; which keys apply depends on `link` (nic, nvlink, spine_uplink).
       {"cluster.degraded[]", {"link", "node", "nic", "rate", "gpus", "lanes_down", "leaf", "down"}},
-      {"model", {"preset", "widths", "layers", "name", "seq_len", "file", "attention", "trace", "trace_gpu"}},
+      {"model", {"preset", "widths", "layers", "name", "seq_len", "file", "attention", "kernels", "trace", "trace_gpu"}},
       {"model.layers[]", {"name", "params", "fwd_flops", "activations"}},
       {"training",
        {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",

@@ -30,6 +30,12 @@ LayerTimes traced_times(const TracedModel& t, const GpuSpec& gpu, const ComputeP
   return out;
 }
 
+// Bytes of an eager framework's elementwise kernels (model.hpp ElementwiseTraffic).
+double elementwise_bytes(const ElementwiseTraffic& t, double elem, bool amp)
+{
+  return amp ? elem * t.act + 4 * t.wide + 6 * t.cast + t.bytes : elem * (t.act + t.wide) + t.bytes;
+}
+
 }  // namespace
 
 double slowest_gpu_factor(int gpus, double sigma)
@@ -63,8 +69,12 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
     // Forward reads weights and writes activations; backward reads both and writes gradients of
     // both, so about twice the traffic.
     const double bytes_fwd = (weights + 2 * l.activation_elems_per_sample * batch) * elem;
-    const double f = std::max(l.fwd_flops_per_sample * batch / peak, bytes_fwd / gpu.hbm.bytes_per_s);
+    double f = std::max(l.fwd_flops_per_sample * batch / peak, bytes_fwd / gpu.hbm.bytes_per_s);
     double b = std::max(l.fwd_flops_per_sample * batch * backward_factor(model, l) / peak, 2 * bytes_fwd / gpu.hbm.bytes_per_s);
+    if (model.eager_kernels) {  // separate kernels: their time adds to the layer's
+      f += elementwise_bytes(l.eager_fwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
+      b += elementwise_bytes(l.eager_bwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
+    }
     if (!blocks.empty() && blocks[i] >= 0) b += f;  // activation checkpointing: forward again (precision.hpp)
     fwd.push_back(f);
     bwd.push_back(b);

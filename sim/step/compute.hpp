@@ -34,6 +34,7 @@ double slowest_gpu_factor(int gpus, double sigma);
 
 struct ComputeParams {
   Precision precision = Precision::fp32;
+  bool amp = false;                    // training.precision amp-*: autocast (precision is its 16-bit type)
   int batch_per_gpu = 32;
   double efficiency = 0.5;             // share of peak FLOPs real kernels reach (assumption, see docs/model.md)
   bool efficiency_stated = false;      // compute.efficiency given by the scenario (else the default above)

@@ -25,6 +25,23 @@ struct TensorRef {
   std::size_t tensor = 0;
 };
 
+// Issue 18: memory traffic of the elementwise kernels an eager framework runs between the layers
+// the roofline counts (ReLU, residual adds and the gradient sums they cause, dropout, autocast's
+// casts, Hugging Face's Python GELU, the loss's fp32 logits), per sample, in element passes (one
+// element read or written once): `act` in the activation precision; `wide` in fp32 under autocast
+// (an op on the autocast fp32 list, or one whose fp32 operand promotes it), in the activation
+// precision without it; `cast` autocast's casts between fp32 and 16 bits (4 + 2 bytes each under
+// autocast, none without); `bytes` one-byte dropout masks. Charged only with model.kernels: eager
+// (sim/step/compute.cpp): a compiler or a fused library folds these into the counted passes.
+struct ElementwiseTraffic {
+  double act = 0, wide = 0, cast = 0, bytes = 0;
+  ElementwiseTraffic& operator+=(const ElementwiseTraffic& o)
+  {
+    act += o.act, wide += o.wide, cast += o.cast, bytes += o.bytes;
+    return *this;
+  }
+};
+
 struct Layer {
   std::string name;
   std::vector<Tensor> params;          // in registration order
@@ -42,6 +59,8 @@ struct Layer {
   // Eager attention keeps the softmax output, the dropout output and the dropout mask of that
   // size; flash attention keeps none of them (sim/step/precision.hpp).
   double attention_scores_per_sample = 0;
+  // Elementwise kernels after this layer's own kernel (forward) and their gradients (backward).
+  ElementwiseTraffic eager_fwd{}, eager_bwd{};
 };
 
 struct ModelSpec {
@@ -55,6 +74,7 @@ struct ModelSpec {
   // cooperative NHWC kernels (sim/step/overhead_setup.cpp).
   bool batch_norm = false;
   bool flash_attention = false;         // model.attention: flash (attention cores keep no score matrix)
+  bool eager_kernels = false;           // model.kernels: eager (Layer::eager_fwd/eager_bwd charged)
   std::uint64_t tokens_per_sample = 0;  // sequence models: tokens per sample (0: not a sequence model)
   // Issue 19: a model measured by a profiler trace (model.trace). Its layer times replace the
   // roofline (compute.hpp) and each of its tensors is one traced DDP bucket (buckets.hpp).

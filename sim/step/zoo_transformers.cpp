@@ -13,6 +13,20 @@
 // saves each tensor: LayerNorm inputs, the QKV input, Q and K, softmax output + dropout mask +
 // dropout output (a s^2 each), V, the projection inputs, GeLU input, residual dropout masks.
 // Heads a: bert-base 12, bert-large 16, gpt2 12, gpt2-xl 25 (Hugging Face configs).
+// Eager kernels (model.kernels: eager; model.hpp ElementwiseTraffic), read in modeling_bert.py and
+// modeling_gpt2.py (transformers 5.x, SDPA attention) under torch.autocast, per token: a layer's
+// residual stream is fp32 (LayerNorm is on autocast's fp32 list), so every Linear casts its input
+// to 16 bits (BERT's query, key and value three times) and each residual add of a 16-bit branch
+// to it is promoted to fp32; dropout is 2 passes and a 1-byte mask each way; BERT's GELU (one
+// kernel) 2 passes of 4h forward and 3 backward; GPT-2's gelu_new is eight ops, pow on
+// autocast's fp32 list making the rest fp32 (forward per 4h element: 1 cast, 4 16-bit and 14
+// fp32 passes; backward 3 casts, 9 and 19, with the sum of the input's three gradients); a
+// gradient that reaches a tensor from two consumers is summed (3 passes). GPT-2's loss upcasts
+// the logits (a cast of vocab per token), log_softmax reads and writes them in fp32, and backward
+// writes the NLL gradient, runs log_softmax's backward (3) and casts back. Forward, per token,
+// in units of h: BERT 4 casts, 14 16-bit and 4 fp32 passes, 2 mask bytes; GPT-2 10, 22, 60, 2.
+// Backward: BERT 6, 16, 12, 2; GPT-2 20, 40, 82, 2. The embeddings' sums and dropout (once per
+// model) are not counted.
 #include "core/error.hpp"
 #include "sim/step/model_zoo.hpp"
 
@@ -25,6 +39,15 @@ class TransformerBuilder {
 
   // What the layer just added keeps for backward, per sample: `elems` x seq elements in the
   // compute precision and `masks` x seq one-byte dropout-mask entries.
+  // Eager kernels after the layer just added, `fwd` and `bwd` per token (x seq).
+  void eager(ElementwiseTraffic fwd, ElementwiseTraffic bwd)
+  {
+    auto per_sample = [this](ElementwiseTraffic t) {
+      return ElementwiseTraffic{t.act * seq_, t.wide * seq_, t.cast * seq_, t.bytes * seq_};
+    };
+    m_.layers.back().eager_fwd += per_sample(fwd);
+    m_.layers.back().eager_bwd += per_sample(bwd);
+  }
   void saves(double elems, double masks = 0)
   {
     m_.layers.back().saved_elems_per_sample = elems * seq_;
@@ -90,20 +113,27 @@ ModelSpec make_bert(const std::string& name, std::uint64_t hidden, int layers, s
     const std::string p = "encoder.layer." + std::to_string(i) + ".";
     b.linear(p + "attention.self.query", hidden, hidden);
     b.saves(h);  // the QKV input, shared by query, key and value
+    // Each of query, key, value casts the fp32 input; its gradient sums 4 (the residual's too).
+    b.eager({0, 0, h, 0}, {0, 9 * h, 3 * h, 0});
     b.linear(p + "attention.self.key", hidden, hidden);
     b.saves(0);
+    b.eager({0, 0, h, 0}, {});
     b.linear(p + "attention.self.value", hidden, hidden);
     b.saves(0);
+    b.eager({0, 0, h, 0}, {});
     b.attention(p + "attention.self.scores", hidden);
     b.saves_attention(hidden, heads);
     b.linear(p + "attention.output.dense", hidden, hidden);
     b.saves(h, h);  // its input; the residual dropout's mask
+    b.eager({3 * h, 2 * h, 0, h}, {2 * h, 0, h, h});  // dropout, + the fp32 residual; back: cast
     b.layer_norm(p + "attention.output.LayerNorm", hidden);
     b.saves(h);
     b.linear(p + "intermediate.dense", hidden, inter);
     b.saves(h + 4 * h);  // its input and the GeLU's input (4h)
+    b.eager({8 * h, 0, h, 0}, {12 * h, 3 * h, h, 0});  // cast, GELU; its input's 2 gradients summed
     b.linear(p + "output.dense", inter, hidden);
     b.saves(4 * h, h);  // its input (the GeLU output); the residual dropout's mask
+    b.eager({3 * h, 2 * h, 0, h}, {2 * h, 0, h, h});
     b.layer_norm(p + "output.LayerNorm", hidden);
     b.saves(h);
   }
@@ -130,16 +160,22 @@ ModelSpec make_gpt2(const std::string& name, std::uint64_t hidden, int layers, s
     const std::string p = "h." + std::to_string(i) + ".";
     b.layer_norm(p + "ln_1", hidden);
     b.saves(h);
+    b.eager({}, {0, 3 * h, 0, 0});  // the residual stream's two gradients summed
     b.linear(p + "attn.c_attn", hidden, 3 * hidden);
     b.saves(h);
+    b.eager({0, 0, h, 0}, {0, 0, h, 0});  // its input's cast
     b.attention(p + "attn.scores", hidden);
     b.saves_attention(hidden, heads);
     b.linear(p + "attn.c_proj", hidden, hidden);
     b.saves(h, h);
+    b.eager({3 * h, 2 * h, 0, h}, {2 * h, 0, h, h});  // dropout, + the fp32 residual; back: cast
     b.layer_norm(p + "ln_2", hidden);
     b.saves(h);
+    b.eager({}, {0, 3 * h, 0, 0});
     b.linear(p + "mlp.c_fc", hidden, 4 * hidden);
     b.saves(h + 4 * h);
+    // Its input's cast, and gelu_new on 4h (above).
+    b.eager({16 * h, 56 * h, h + 4 * h, 0}, {36 * h, 76 * h, h + 12 * h, 0});
     // GPT-2's activation is gelu_new, a Python formula (transformers activations.py
     // NewGELUActivation): 0.5 x (1 + tanh(c (x + 0.044715 pow(x, 3)))). Autograd keeps pow's input,
     // tanh's output and both factors of the last product: 4 tensors of 4h where one fused GELU
@@ -150,6 +186,7 @@ ModelSpec make_gpt2(const std::string& name, std::uint64_t hidden, int layers, s
     m.layers.back().autocast_fp32_elems_per_sample = 12.0 * h * static_cast<double>(seq);
     b.linear(p + "mlp.c_proj", 4 * hidden, hidden);
     b.saves(4 * h, h);
+    b.eager({3 * h, 2 * h, 4 * h, h}, {2 * h, 0, 4 * h + h, h});  // cast of gelu_new's fp32 output; dropout; add
   }
   b.layer_norm("ln_f", hidden);
   b.saves(h);
@@ -160,6 +197,8 @@ ModelSpec make_gpt2(const std::string& name, std::uint64_t hidden, int layers, s
   // the peak (measured on an H100: 11.3-11.5 bytes per logit, validation/device).
   b.saves(h);
   m.layers.back().autocast_fp32_elems_per_sample = 3.0 * static_cast<double>(vocab) * static_cast<double>(seq);
+  const double v = static_cast<double>(vocab);
+  b.eager({0, 2 * v, h + v, 0}, {0, 4 * v, h + v, 0});  // input cast, logits upcast, log_softmax; backward
   return m;
 }
 

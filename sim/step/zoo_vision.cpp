@@ -1,6 +1,14 @@
 // torchvision's image classifiers at 224x224, tensor for tensor in registration order
 // (torchvision/models/resnet.py and vgg.py). Forward FLOPs count a multiply-add as 2 FLOPs;
 // batch norm as 4 FLOPs per output element (normalise, scale, shift), pooling and ReLU as free.
+// Eager kernels (model.kernels: eager; model.hpp ElementwiseTraffic), read in resnet.py and
+// autograd: an in-place ReLU reads and writes its tensor (2 passes) and its backward
+// (threshold_backward) reads the gradient and the output and writes the gradient (3); `out +=
+// identity` reads two and writes one (3), its backward passes the gradient through; a block's
+// input feeds two branches, so autograd sums its two gradients (3 passes of the input). VGG's
+// classifier adds two dropouts (2 passes and a 1-byte mask each way). Max pooling is not
+// counted (one per model; its int64 indices and backward scatter, about 1.5 passes of the stem's
+// output).
 #include "core/error.hpp"
 #include "sim/step/model_zoo.hpp"
 
@@ -29,6 +37,29 @@ class CnnBuilder {
     m_.batch_norm = true;
   }
   void pool2() { hw_ = (hw_ + 1) / 2; }
+  double hw() const { return hw_; }
+  // An in-place ReLU on the last layer's output.
+  void relu()
+  {
+    Layer& l = m_.layers.back();
+    l.eager_fwd.act += 2 * l.activation_elems_per_sample;
+    l.eager_bwd.act += 3 * l.activation_elems_per_sample;
+  }
+  // `out += identity` on the last layer's output, then its ReLU.
+  void residual_relu()
+  {
+    m_.layers.back().eager_fwd.act += 3 * m_.layers.back().activation_elems_per_sample;
+    relu();
+  }
+  // Dropout on the last layer's output: 2 passes and the mask, forward and backward.
+  void dropout()
+  {
+    Layer& l = m_.layers.back();
+    for (ElementwiseTraffic* t : {&l.eager_fwd, &l.eager_bwd}) {
+      t->act += 2 * l.activation_elems_per_sample;
+      t->bytes += l.activation_elems_per_sample;
+    }
+  }
   void set_hw(int hw) { hw_ = hw; }
   void linear(const std::string& name, std::uint64_t in, std::uint64_t out)
   {
@@ -52,6 +83,7 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
   CnnBuilder b(m);
   b.conv("conv1", 3, 64, 7, 2);
   b.bn("bn1", 64);
+  b.relu();
   b.pool2();
   const std::uint64_t widths[4] = {64, 128, 256, 512};
   const std::uint64_t expansion = bottleneck ? 4 : 1;
@@ -61,16 +93,22 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
     for (int i = 0; i < blocks[stage]; ++i) {
       const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
       const int stride = (i == 0 && stage > 0) ? 2 : 1;
+      const double input_elems = static_cast<double>(inplanes) * b.hw() * b.hw();
       if (bottleneck) {
         b.conv(p + "conv1", inplanes, w, 1, 1);
+        m.layers.back().eager_bwd.act += 3 * input_elems;  // the block input's two gradients summed
         b.bn(p + "bn1", w);
+        b.relu();
         b.conv(p + "conv2", w, w, 3, stride);
         b.bn(p + "bn2", w);
+        b.relu();
         b.conv(p + "conv3", w, out, 1, 1);
         b.bn(p + "bn3", out);
       } else {
         b.conv(p + "conv1", inplanes, w, 3, stride);
+        m.layers.back().eager_bwd.act += 3 * input_elems;
         b.bn(p + "bn1", w);
+        b.relu();
         b.conv(p + "conv2", w, w, 3, 1);
         b.bn(p + "bn2", w);
       }
@@ -80,6 +118,7 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
         b.conv(p + "downsample.0", inplanes, out, 1, 1);
         b.bn(p + "downsample.1", out);
       }
+      b.residual_relu();
       inplanes = out;
     }
   }
@@ -109,13 +148,18 @@ ModelSpec make_vgg16(int num_classes)
       index += 1;
     } else {
       b.conv("features." + std::to_string(index), in, static_cast<std::uint64_t>(c), 3, 1, /*bias=*/true);
+      b.relu();
       in = static_cast<std::uint64_t>(c);
       index += 2;  // conv, ReLU
     }
   }
   // AdaptiveAvgPool2d((7, 7)), then classifier: Linear, ReLU, Dropout, Linear, ReLU, Dropout, Linear.
   b.linear("classifier.0", 512 * 7 * 7, 4096);
+  b.relu();
+  b.dropout();
   b.linear("classifier.3", 4096, 4096);
+  b.relu();
+  b.dropout();
   b.linear("classifier.6", 4096, static_cast<std::uint64_t>(num_classes));
   return m;
 }

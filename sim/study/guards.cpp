@@ -30,10 +30,7 @@ std::vector<TimeTerm> iteration_terms(const ScenarioSpec& spec, int nodes, int g
   std::vector<TimeTerm> terms;
   const InstanceSpec& inst = spec.cluster.instance;
   const double k = accum_steps_for(spec.training, nodes * gpus_per_node);
-  ComputeParams cp = spec.compute;
-  cp.batch_per_gpu = spec.training.batch_per_gpu;
-  cp.precision = spec.training.precision;
-  cp.activation_checkpointing = spec.training.activation_checkpointing;
+  ComputeParams cp = step_compute(spec);
   const std::string compute_field = spec.compute.measured_step_s ? "compute.measured_step_s" : "model";
   double micro = INFINITY;  // forward + backward of one micro-step
   try {

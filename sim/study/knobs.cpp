@@ -12,10 +12,7 @@ std::string bare(std::string name) { return name.rfind("ml.", 0) == 0 ? name.sub
 
 double modelled_step(const ScenarioSpec& spec)
 {
-  ComputeParams cp = spec.compute;
-  cp.batch_per_gpu = spec.training.batch_per_gpu;
-  cp.precision = spec.training.precision;
-  cp.activation_checkpointing = spec.training.activation_checkpointing;
+  ComputeParams cp = step_compute(spec);
   const LayerTimes t = layer_times(spec.model, spec.cluster.instance.gpu, cp);
   return (t.forward_total + t.backward_total).seconds();
 }

@@ -56,10 +56,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
       options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
   network->set_timeline(timeline);
 
-  ComputeParams cp = spec.compute;
-  cp.batch_per_gpu = spec.training.batch_per_gpu;
-  cp.precision = spec.training.precision;
-  cp.activation_checkpointing = spec.training.activation_checkpointing;
+  ComputeParams cp = step_compute(spec);
   if (gpn > 1) cp.speedup /= cp.node_slowdown;  // the one-node loss (compute.hpp)
   if (nodes > 1) cp.speedup /= std::pow(cp.doubling_slowdown, std::log2(static_cast<double>(nodes)));  // ... across nodes
   cp.speedup /= slowest_gpu_factor(topo.gpu_count(), cp.gpu_spread);  // the slowest GPU sets the pace
@@ -295,6 +292,16 @@ ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options)
     run_whatifs(spec.whatifs, WhatIf::Stage::after_run, WhatIfInput{spec, r, nullptr, Time{0}, r.gpus / std::max(1, r.nodes)}, r);
   }
   return report;
+}
+
+ComputeParams step_compute(const ScenarioSpec& spec)
+{
+  ComputeParams cp = spec.compute;
+  cp.batch_per_gpu = spec.training.batch_per_gpu;
+  cp.precision = spec.training.precision;
+  cp.amp = spec.training.amp;
+  cp.activation_checkpointing = spec.training.activation_checkpointing;
+  return cp;
 }
 
 bool uses_nccl(const ScenarioSpec& spec)

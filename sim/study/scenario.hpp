@@ -268,6 +268,10 @@ struct RunOptions {
 // The first row of `r`'s framework: its speedup and efficiency base.
 const ConfigResult& block_base(const std::vector<ConfigResult>& results, const ConfigResult& r);
 
+// The scenario's compute parameters with its training's batch, precision and checkpointing: what
+// layer_times needs for one GPU of its micro-step (no per-row factors).
+ComputeParams step_compute(const ScenarioSpec& spec);
+
 // Runs every configuration of the scenario.
 ScenarioReport run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
 

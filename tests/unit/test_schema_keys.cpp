@@ -90,7 +90,8 @@ TEST_CASE("schema: every enum value of issue 19's keys is one the loader accepts
   const std::vector<std::tuple<std::string, std::string, json>> keys{
       {"training", "precision", props("training")["precision"]["enum"]},
       {"training", "comm_hook", props("training")["comm_hook"]["enum"]},
-      {"model", "attention", props("model")["attention"]["enum"]}};
+      {"model", "attention", props("model")["attention"]["enum"]},
+      {"model", "kernels", props("model")["kernels"]["enum"]}};
   for (const auto& [section, key, values] : keys) {
     REQUIRE(values.size() >= 2);
     std::vector<std::string> all = values.get<std::vector<std::string>>();

@@ -1,0 +1,127 @@
+// Eager kernels (model.kernels: eager; sim/step/model.hpp ElementwiseTraffic): the zoo's counts
+// are the derivation in zoo_vision.cpp / zoo_transformers.cpp, the roofline adds exactly their
+// bytes at the HBM's rate, in the precision autocast gives each pass, and the key is off by default.
+#include <catch2/catch.hpp>
+
+#include "app/input/scenario_loader.hpp"
+#include "sim/step/compute.hpp"
+#include "sim/step/model_zoo.hpp"
+#include "sim/study/scenario.hpp"
+#include "support.hpp"
+
+using namespace ddpsim;
+using namespace ddpsim::sim;
+
+namespace {
+
+struct Totals {
+  ElementwiseTraffic fwd, bwd;
+};
+Totals totals(const ModelSpec& m)
+{
+  Totals t;
+  for (const Layer& l : m.layers) {
+    t.fwd += l.eager_fwd;
+    t.bwd += l.eager_bwd;
+  }
+  return t;
+}
+void check(const ElementwiseTraffic& got, double act, double wide, double cast, double bytes)
+{
+  CHECK(got.act == Approx(act));
+  CHECK(got.wide == Approx(wide));
+  CHECK(got.cast == Approx(cast));
+  CHECK(got.bytes == Approx(bytes));
+}
+
+}  // namespace
+
+TEST_CASE("eager kernels: the transformers' per-token passes are the derivation's", "[zoo][eager]")
+{
+  const double seq = 128;
+  {
+    const double h = 1024, layers = 24, per = h * seq * layers;
+    const Totals t = totals(make_preset("bert-large", {}, 128));
+    check(t.fwd, 14 * per, 4 * per, 4 * per, 2 * per);
+    check(t.bwd, 16 * per, 12 * per, 6 * per, 2 * per);
+  }
+  {
+    const double h = 768, layers = 12, per = h * seq * layers, v = 50257;
+    const Totals t = totals(make_preset("gpt2", {}, 128));
+    // Per layer 22 / 60 / 10 / 2 forward and 40 / 82 / 20 / 2 backward; the LM head and its loss.
+    check(t.fwd, 22 * per, 60 * per + 2 * v * seq, 10 * per + (h + v) * seq, 2 * per);
+    check(t.bwd, 40 * per, 82 * per + 4 * v * seq, 20 * per + (h + v) * seq, 2 * per);
+  }
+}
+
+TEST_CASE("eager kernels: ResNet-50's ReLUs, residual adds and summed block-input gradients", "[zoo][eager]")
+{
+  // Shapes of torchvision's resnet50 (v1.5: the stride on the 3x3 conv), computed apart from the
+  // zoo: ReLU after the stem's bn1 and each block's bn1 and bn2; `out += identity` and a ReLU on
+  // every block output; every block input's two gradients summed.
+  double relu = 64.0 * 112 * 112, outputs = 0, inputs = 0;
+  const int blocks[4] = {3, 4, 6, 3};
+  double hw = 56, in_channels = 64;
+  for (int s = 0; s < 4; ++s) {
+    const double w = 64 << s;
+    for (int i = 0; i < blocks[s]; ++i) {
+      const double out_hw = (s > 0 && i == 0) ? hw / 2 : hw;
+      inputs += in_channels * hw * hw;
+      relu += w * hw * hw + w * out_hw * out_hw;  // bn1 before the stride, bn2 after
+      outputs += 4 * w * out_hw * out_hw;
+      hw = out_hw;
+      in_channels = 4 * w;
+    }
+  }
+  const Totals t = totals(make_resnet50());
+  check(t.fwd, 2 * relu + 5 * outputs, 0, 0, 0);
+  check(t.bwd, 3 * relu + 3 * outputs + 3 * inputs, 0, 0, 0);
+  // About 4.1 M elements per sample after a batch norm, 5.5 M block outputs.
+  CHECK(relu == Approx(4.09e6).epsilon(0.01));
+  CHECK(outputs == Approx(5.5e6).epsilon(0.05));
+}
+
+TEST_CASE("eager kernels: charged only when stated, at the HBM's rate, in autocast's precisions", "[compute][eager]")
+{
+  ModelSpec m{"one", {Layer{"l", {{"l.weight", 1}}, 1e12, 0}}};
+  m.layers[0].eager_fwd = {1, 1, 1, 1};  // 1 pass of each kind per sample
+  m.layers[0].eager_bwd = {2, 0, 0, 0};
+  GpuSpec gpu;
+  gpu.name = "test";
+  gpu.hbm = Bandwidth{1e9};
+  gpu.fp32_tflops = gpu.tf32_tflops = gpu.fp16_tflops = gpu.bf16_tflops = 1000;
+  ComputeParams p;
+  p.batch_per_gpu = 1000;
+  p.kernel_overhead = Time{0};
+  auto extra = [&](Precision prec, bool amp) {
+    p.precision = prec;
+    p.amp = amp;
+    m.eager_kernels = false;
+    const LayerTimes fused = layer_times(m, gpu, p);
+    m.eager_kernels = true;
+    const LayerTimes eager = layer_times(m, gpu, p);
+    return std::pair{(eager.forward_total - fused.forward_total).seconds() * 1e9 / 1000,
+                     (eager.backward_total - fused.backward_total).seconds() * 1e9 / 1000};
+  };
+  // Bytes per sample: amp 2 + 4 + 6 + 1; fp32 4 + 4 + 1; bf16 (the model in 16 bits) 2 + 2 + 1.
+  CHECK(extra(Precision::fp16, true).first == Approx(13));
+  CHECK(extra(Precision::fp32, false).first == Approx(9));
+  CHECK(extra(Precision::bf16, false).first == Approx(5));
+  CHECK(extra(Precision::fp16, true).second == Approx(4));
+  CHECK(extra(Precision::tf32, false).second == Approx(8));
+}
+
+TEST_CASE("eager kernels: model.kernels reaches the step, fused by default", "[eager][input]")
+{
+  const std::string base = "name: t\ncluster: {instance: p5.48xlarge, nodes: [1], gpus_per_node: [1]}\n"
+                           "training: {framework: pytorch-ddp, batch_per_gpu: 16, precision: amp-bf16, samples: 1000}\n";
+  auto step = [&](const std::string& model) {
+    return sim::run_scenario(app::parse_scenario("t.yaml", base + model, test::catalog())).results.at(0).compute_s;
+  };
+  const double plain = step("model: {preset: gpt2, seq_len: 1024}\n");
+  CHECK(step("model: {preset: gpt2, seq_len: 1024, kernels: fused}\n") == plain);
+  const double eager = step("model: {preset: gpt2, seq_len: 1024, kernels: eager}\n");
+  CHECK(eager > 1.5 * plain);  // GPT-2's fp32 gelu_new and logits: most of an eager step's traffic
+  CHECK_THROWS_WITH(app::parse_scenario("t.yaml", base + "model: {preset: gpt2, kernels: lazy}\n", test::catalog()),
+                    Catch::Contains("model.kernels"));
+}
