@@ -1,5 +1,6 @@
 #include "app/input/scenario_sections.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "algorithms/registry.hpp"
@@ -30,6 +31,7 @@ void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::Mod
   r.allow_keys(n, path, scenario_keys("model"));
   if (read_model_trace(r, n, catalog, m)) {  // issue 19: model.trace
     if (auto name = r.string(n, path, "name", false)) m.name = *name;
+    if (n["kernels"].IsDefined()) r.error(n["kernels"], "model.kernels", "a trace measured its kernels: leave model.kernels out");
     return;
   }
   const bool has_layers = n["layers"].IsDefined();
@@ -75,6 +77,11 @@ void read_model(Reader& r, const YAML::Node& n, const Catalog& catalog, sim::Mod
     }
   }
   read_model_source(r, n, m);  // issue 19: model.file, model.attention
+  auto counted = [](const sim::Layer& l) { return l.eager_fwd.act + l.eager_fwd.wide + l.eager_fwd.cast > 0; };
+  if (m.eager_kernels && std::none_of(m.layers.begin(), m.layers.end(), counted))
+    r.error(n["kernels"], "model.kernels",
+            "eager counts the elementwise kernels of the zoo's convnets and transformers; this model defines none "
+            "(to time your own code, give compute.measured_step_s or model.trace)");
   if (auto name = r.string(n, path, "name", false)) m.name = *name;
 }
 

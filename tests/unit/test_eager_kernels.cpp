@@ -124,4 +124,8 @@ TEST_CASE("eager kernels: model.kernels reaches the step, fused by default", "[e
   CHECK(eager > 1.5 * plain);  // GPT-2's fp32 gelu_new and logits: most of an eager step's traffic
   CHECK_THROWS_WITH(app::parse_scenario("t.yaml", base + "model: {preset: gpt2, kernels: lazy}\n", test::catalog()),
                     Catch::Contains("model.kernels"));
+  // A model with no counted kernels says so rather than ignoring the key.
+  CHECK_THROWS_WITH(app::parse_scenario("t.yaml", base + "model: {preset: mlp, widths: [8, 8], kernels: eager}\n",
+                                        test::catalog()),
+                    Catch::Contains("model.kernels") && Catch::Contains("defines none"));
 }
