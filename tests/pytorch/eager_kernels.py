@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""eager_kernels.py DDPSIM: the elementwise kernels ddpsim's `model.kernels: eager` counts for the
+zoo's ResNets are the ones real PyTorch runs, pass for pass.
+
+torchvision's resnet18 / resnet50 / resnet101 (train mode, fp32, one 224x224 sample, this CPU)
+run one forward and one backward under torch.profiler with record_shapes. Every elementwise op
+ddpsim counts is an aten op here: forward `relu_` (in place: reads and writes its tensor) and
+`add_` (`out += identity`: reads two, writes one); backward `threshold_backward` (reads the
+gradient and the output, writes the gradient) and `add` / `add_` (autograd summing a tensor's two
+gradients). Passes = the numel of every input + the output's. Ops on tensors of fewer than 4,096
+elements are left out (batch norm's num_batches_tracked += 1). The forward and backward totals
+must equal `eager_passes_per_sample` (act) of `ddpsim models --format json`, exactly.
+
+And Hugging Face's `gelu_new`, the formula GPT-2 runs in Python (0.5 x (1 + tanh(sqrt(2/pi) (x +
+0.044715 x^3)))), in fp32: its forward and backward ops (mul, pow, add, tanh,
+tanh_backward and autograd's sums) must make the passes per element that sim/step/zoo_transformers.cpp
+counts without autocast, 4 + 14 = 18 forward and 9 + 19 = 28 backward (autocast's casts exist on
+a GPU only and are not checked here). Exit 0 equal, 1 a difference, 77 (skipped) without
+python3-torch / python3-torchvision.
+"""
+import json
+import math
+import subprocess
+import sys
+
+try:
+    import torch
+    import torchvision
+    from torch.profiler import ProfilerActivity, profile
+except ImportError as e:
+    print(f"SKIP: python3-torch / python3-torchvision cannot be imported ({e}); scripts/setup.sh installs them")
+    sys.exit(77)
+
+COUNTED = {"aten::relu_", "aten::add_", "aten::add", "aten::threshold_backward"}
+GELU_OPS = COUNTED | {"aten::mul", "aten::pow", "aten::tanh", "aten::tanh_backward"}
+GELU_PASSES = (18, 28)  # zoo_transformers.cpp, per element of gelu_new's input, without autocast
+MODELS = ["resnet18", "resnet50", "resnet101"]
+
+
+def passes(prof, counted=COUNTED):
+    total, ops = 0, 0
+    for e in prof.events():
+        if e.name not in counted:
+            continue
+        sizes = [math.prod(s) for s in e.input_shapes if s]
+        if not sizes or max(sizes) < 4096:
+            continue
+        total += sum(sizes) + max(sizes)  # inputs read, the (elementwise) output written
+        ops += 1
+    return total, ops
+
+
+def main():
+    ddpsim = sys.argv[1]
+    zoo = {m["name"]: m["eager_passes_per_sample"]
+           for m in json.loads(subprocess.run([ddpsim, "models", "--format", "json"], check=True,
+                                              capture_output=True, text=True).stdout)}
+    torch.set_num_threads(2)
+    failed = False
+    for name in MODELS:
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, name)()
+        model.train()
+        x = torch.randn(1, 3, 224, 224)
+        with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as fwd_prof:
+            loss = model(x).sum()
+        with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as bwd_prof:
+            loss.backward()
+        fwd, fwd_ops = passes(fwd_prof)
+        bwd, bwd_ops = passes(bwd_prof)
+        want_f = zoo[name]["forward"]["act"]
+        want_b = zoo[name]["backward"]["act"]
+        ok = fwd == want_f and bwd == want_b
+        failed |= not ok
+        print(f"{name}: torch forward {fwd:,} passes in {fwd_ops} ops, ddpsim {want_f:,.0f}; "
+              f"backward {bwd:,} in {bwd_ops} ops, ddpsim {want_b:,.0f}: {'equal' if ok else 'DIFFERENT'}")
+    n = 4 * 768 * 16
+    x = torch.randn(n, requires_grad=True)  # autograd sums its three gradients, as for c_fc's output
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as fwd_prof:
+        y = 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+    seed = torch.ones_like(y)
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as bwd_prof:
+        y.backward(seed)
+    got = (passes(fwd_prof, GELU_OPS)[0] / n, passes(bwd_prof, GELU_OPS)[0] / n)
+    ok = got == GELU_PASSES
+    failed |= not ok
+    print(f"gelu_new: torch {got[0]:g} forward and {got[1]:g} backward passes per element, ddpsim "
+          f"{GELU_PASSES[0]} and {GELU_PASSES[1]}: {'equal' if ok else 'DIFFERENT'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
