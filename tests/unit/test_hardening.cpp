@@ -242,15 +242,17 @@ TEST_CASE("hardening: SIGTERM during an atomic write leaves no temp file")
       app::write_output((dir / "out.txt").string(), std::string(size, 'x'));
       ::_exit(0);
     }
-    // Wait for the temp file to appear, then signal.
-    for (int i = 0; i < 20000 && !caught_mid_write; ++i) {
+    // Wait for the temp file to appear, then signal; for as long as the child runs (a fixed number
+    // of polls ran out before a loaded machine had started the child's write).
+    int status = 0;
+    bool exited = false;
+    while (!caught_mid_write && !exited) {
       for (const auto& e : fs::directory_iterator(dir))
         if (e.path().filename().string().find(".tmp.") != std::string::npos) caught_mid_write = true;
-      if (fs::exists(dir / "out.txt")) break;
+      if (!caught_mid_write) exited = ::waitpid(c, &status, WNOHANG) == c;
     }
     if (caught_mid_write) ::kill(c, SIGTERM);
-    int status = 0;
-    ::waitpid(c, &status, 0);
+    if (!exited) ::waitpid(c, &status, 0);
     if (caught_mid_write && WIFEXITED(status)) caught_mid_write = false;  // finished before the signal landed
     if (caught_mid_write) {
       CHECK(WIFSIGNALED(status));
