@@ -56,6 +56,7 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   e << YAML::Key << "model" << YAML::Value << c.model << YAML::Key << "parameters" << YAML::Value << c.parameters;
   e << YAML::Key << "batch_per_gpu" << YAML::Value << c.batch_per_gpu << YAML::Key << "precision" << YAML::Value
     << c.precision;
+  if (c.kernels != "fused") e << YAML::Key << "kernels" << YAML::Value << c.kernels;  // model.kernels (fused: absent)
   e << YAML::EndMap;
   e << YAML::Key << "sigma" << YAML::Value << num(fit.sigma);
   e << YAML::Key << "sigma_from" << YAML::Value
@@ -135,6 +136,7 @@ JobProfile parse_job_profile_node(const std::string& path, const std::string& te
     p.context.parameters = static_cast<std::uint64_t>(r.integer(c, "context", "parameters", true, 0, std::int64_t{1} << 50).value_or(0));
     p.context.batch_per_gpu = static_cast<int>(r.integer(c, "context", "batch_per_gpu", true, 1, 1 << 24).value_or(1));
     p.context.precision = r.string(c, "context", "precision", true).value_or("");
+    p.context.kernels = r.choice(c, "context", "kernels", false, {"fused", "eager"}).value_or("fused");
   }
   // Issue 20: which observed rows the fit used ("(fitted)") and which it held back, from the
   // provenance lines `calibrate job` writes ("...: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back); ...").

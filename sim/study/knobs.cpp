@@ -28,7 +28,8 @@ JobContext context_of(const ScenarioSpec& s)
                     s.model.name,
                     s.model.parameter_count(),
                     s.training.batch_per_gpu,
-                    (s.training.amp ? "amp-" : "") + std::string(to_string(s.training.precision))};
+                    (s.training.amp ? "amp-" : "") + std::string(to_string(s.training.precision)),
+                    s.model.eager_kernels ? "eager" : "fused"};
 }
 
 const std::vector<Knob>& knobs()
@@ -134,6 +135,8 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
     if (f.batch_per_gpu != t.batch_per_gpu || f.precision != t.precision)
       return "fitted at batch " + std::to_string(f.batch_per_gpu) + " " + f.precision + ", the scenario uses batch " +
              std::to_string(t.batch_per_gpu) + " " + t.precision;
+    // A ratio to the modelled compute: the eager count's longer compute is not the fused one's.
+    if (f.kernels != t.kernels) return "fitted with model.kernels: " + f.kernels + ", the scenario states " + t.kernels;
     return "";
   }
   if (name == "network_efficiency" || name == "network_scale" || name == "network_latency" || name == "nvlink_latency" ||

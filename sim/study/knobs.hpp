@@ -40,6 +40,7 @@ struct JobContext {
   std::uint64_t parameters = 0;
   int batch_per_gpu = 0;
   std::string precision;
+  std::string kernels = "fused";  // model.kernels: what the modelled compute counts
 };
 
 JobContext context_of(const ScenarioSpec& spec);

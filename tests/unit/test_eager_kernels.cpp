@@ -3,9 +3,11 @@
 // bytes at the HBM's rate, in the precision autocast gives each pass, and the key is off by default.
 #include <catch2/catch.hpp>
 
+#include "app/input/job_profile_io.hpp"
 #include "app/input/scenario_loader.hpp"
 #include "sim/step/compute.hpp"
 #include "sim/step/model_zoo.hpp"
+#include "sim/study/knobs.hpp"
 #include "sim/study/scenario.hpp"
 #include "support.hpp"
 
@@ -128,4 +130,26 @@ TEST_CASE("eager kernels: model.kernels reaches the step, fused by default", "[e
   CHECK_THROWS_WITH(app::parse_scenario("t.yaml", base + "model: {preset: mlp, widths: [8, 8], kernels: eager}\n",
                                         test::catalog()),
                     Catch::Contains("model.kernels") && Catch::Contains("defines none"));
+}
+
+TEST_CASE("eager kernels: a compute knob fitted with one count does not carry to the other", "[eager][job]")
+{
+  const std::string base = "name: t\ncluster: {instance: p5.48xlarge, nodes: [1]}\n"
+                           "training: {framework: pytorch-ddp, batch_per_gpu: 16, precision: amp-bf16, samples: 1000}\n";
+  const JobContext fused = context_of(app::parse_scenario("t.yaml", base + "model: {preset: gpt2}\n", test::catalog()));
+  const JobContext eager =
+      context_of(app::parse_scenario("t.yaml", base + "model: {preset: gpt2, kernels: eager}\n", test::catalog()));
+  CHECK(fused.kernels == "fused");
+  CHECK(eager.kernels == "eager");
+  CHECK(why_not_transferable("compute_scale", fused, fused).empty());
+  CHECK(why_not_transferable("compute_scale", eager, fused) == "fitted with model.kernels: eager, the scenario states fused");
+  CHECK(why_not_transferable("network_efficiency", eager, fused).empty());  // the network is not the compute
+  // The job profile's context keeps it (absent = fused, as every profile written before), and
+  // rejects what is neither.
+  const std::string head = "kind: ddpsim-job-profile\ncontext: {instance: p5.48xlarge, gpu: g, fabric: f, framework: "
+                           "pytorch-ddp, model: gpt2, parameters: 1, batch_per_gpu: 16, precision: amp-bf16";
+  const std::string tail = "}\nsigma: 0.02\nknobs:\n  - {name: compute_scale, value: 1}\ncovariance_ln: [[0]]\n";
+  CHECK(app::parse_job_profile("p.yaml", head + tail).context.kernels == "fused");
+  CHECK(app::parse_job_profile("p.yaml", head + ", kernels: eager" + tail).context.kernels == "eager");
+  CHECK_THROWS_WITH(app::parse_job_profile("p.yaml", head + ", kernels: lazy" + tail), Catch::Contains("kernels"));
 }
