@@ -143,6 +143,8 @@ TEST_CASE("eager kernels: a compute knob fitted with one count does not carry to
   CHECK(eager.kernels == "eager");
   CHECK(why_not_transferable("compute_scale", fused, fused).empty());
   CHECK(why_not_transferable("compute_scale", eager, fused) == "fitted with model.kernels: eager, the scenario states fused");
+  CHECK(why_not_transferable("compute_efficiency", eager, fused) == "fitted with model.kernels: eager, the scenario states fused");
+  CHECK(why_not_transferable("measured_step", eager, fused).empty());       // a measurement of the job
   CHECK(why_not_transferable("network_efficiency", eager, fused).empty());  // the network is not the compute
   // The job profile's context keeps it (absent = fused, as every profile written before), and
   // rejects what is neither.
