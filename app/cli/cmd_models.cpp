@@ -34,11 +34,6 @@ class ModelsCommand final : public Command {
     for (const sim::PresetInfo& p : sim::model_presets()) {
       const sim::ModelSpec m = sim::make_preset(p.name, example);
       const double gflop = m.fwd_flops_per_sample() / 1e9;
-      sim::ElementwiseTraffic fwd, bwd;
-      for (const sim::Layer& l : m.layers) {
-        fwd += l.eager_fwd;
-        bwd += l.eager_bwd;
-      }
       auto passes = [](const sim::ElementwiseTraffic& t) {
         return nlohmann::ordered_json{{"act", t.act}, {"wide", t.wide}, {"cast", t.cast}, {"mask_bytes", t.bytes}};
       };
@@ -48,7 +43,8 @@ class ModelsCommand final : public Command {
                    {"layers", m.layers.size()},
                    {"seq_len", p.default_seq_len},
                    {"fwd_flops_per_sample", m.fwd_flops_per_sample()},
-                   {"eager_passes_per_sample", {{"forward", passes(fwd)}, {"backward", passes(bwd)}}},
+                   {"eager_passes_per_sample",
+                    {{"forward", passes(m.eager_traffic(false))}, {"backward", passes(m.eager_traffic(true))}}},
                    {"summary", p.summary}});
       std::snprintf(line, sizeof line, "%-11s %15llu %8zu %7s %14.3f  %s\n", std::string(p.name).c_str(),
                     static_cast<unsigned long long>(m.parameter_count()), m.tensor_count(),

@@ -40,6 +40,7 @@ struct ElementwiseTraffic {
     act += o.act, wide += o.wide, cast += o.cast, bytes += o.bytes;
     return *this;
   }
+  ElementwiseTraffic operator*(double k) const { return {act * k, wide * k, cast * k, bytes * k}; }
 };
 
 struct Layer {
@@ -84,6 +85,7 @@ struct ModelSpec {
   std::uint64_t trainable_count() const;  // parameters that receive a gradient
   std::size_t tensor_count() const;
   double fwd_flops_per_sample() const;
+  ElementwiseTraffic eager_traffic(bool backward) const;  // summed over the layers, per sample
 };
 
 }  // namespace ddpsim::sim

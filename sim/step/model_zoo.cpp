@@ -34,6 +34,13 @@ double ModelSpec::fwd_flops_per_sample() const
   return f;
 }
 
+ElementwiseTraffic ModelSpec::eager_traffic(bool backward) const
+{
+  ElementwiseTraffic t;
+  for (const Layer& l : layers) t += backward ? l.eager_bwd : l.eager_fwd;
+  return t;
+}
+
 ModelSpec make_mlp(const std::vector<std::uint64_t>& widths)
 {
   if (widths.size() < 2) throw UserError("an mlp needs at least two widths (inputs and one layer)");

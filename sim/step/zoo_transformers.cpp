@@ -37,17 +37,14 @@ class TransformerBuilder {
  public:
   TransformerBuilder(ModelSpec& m, std::uint64_t seq) : m_(m), seq_(static_cast<double>(seq)) {}
 
+  // Eager kernels after the layer just added, `fwd` and `bwd` per token (x seq).
+  void eager(const ElementwiseTraffic& fwd, const ElementwiseTraffic& bwd)
+  {
+    m_.layers.back().eager_fwd += fwd * seq_;
+    m_.layers.back().eager_bwd += bwd * seq_;
+  }
   // What the layer just added keeps for backward, per sample: `elems` x seq elements in the
   // compute precision and `masks` x seq one-byte dropout-mask entries.
-  // Eager kernels after the layer just added, `fwd` and `bwd` per token (x seq).
-  void eager(ElementwiseTraffic fwd, ElementwiseTraffic bwd)
-  {
-    auto per_sample = [this](ElementwiseTraffic t) {
-      return ElementwiseTraffic{t.act * seq_, t.wide * seq_, t.cast * seq_, t.bytes * seq_};
-    };
-    m_.layers.back().eager_fwd += per_sample(fwd);
-    m_.layers.back().eager_bwd += per_sample(bwd);
-  }
   void saves(double elems, double masks = 0)
   {
     m_.layers.back().saved_elems_per_sample = elems * seq_;

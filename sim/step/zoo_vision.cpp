@@ -94,9 +94,9 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
       const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
       const int stride = (i == 0 && stage > 0) ? 2 : 1;
       const double input_elems = static_cast<double>(inplanes) * b.hw() * b.hw();
+      const std::size_t conv1 = m.layers.size();
       if (bottleneck) {
         b.conv(p + "conv1", inplanes, w, 1, 1);
-        m.layers.back().eager_bwd.act += 3 * input_elems;  // the block input's two gradients summed
         b.bn(p + "bn1", w);
         b.relu();
         b.conv(p + "conv2", w, w, 3, stride);
@@ -106,7 +106,6 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
         b.bn(p + "bn3", out);
       } else {
         b.conv(p + "conv1", inplanes, w, 3, stride);
-        m.layers.back().eager_bwd.act += 3 * input_elems;
         b.bn(p + "bn1", w);
         b.relu();
         b.conv(p + "conv2", w, w, 3, 1);
@@ -119,6 +118,7 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
         b.bn(p + "downsample.1", out);
       }
       b.residual_relu();
+      m.layers[conv1].eager_bwd.act += 3 * input_elems;  // the block input's two gradients summed (conv1's backward)
       inplanes = out;
     }
   }
