@@ -45,6 +45,8 @@ class ModelsCommand final : public Command {
                    {"fwd_flops_per_sample", m.fwd_flops_per_sample()},
                    {"eager_passes_per_sample",
                     {{"forward", passes(m.eager_traffic(false))}, {"backward", passes(m.eager_traffic(true))}}},
+                   {"nchw_transpose_passes_per_sample",
+                    {{"forward", m.nchw_transposes(false)}, {"backward", m.nchw_transposes(true)}}},
                    {"summary", p.summary}});
       std::snprintf(line, sizeof line, "%-11s %15llu %8zu %7s %14.3f  %s\n", std::string(p.name).c_str(),
                     static_cast<unsigned long long>(m.parameter_count()), m.tensor_count(),

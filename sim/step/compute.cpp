@@ -36,6 +36,20 @@ double elementwise_bytes(const ElementwiseTraffic& t, double elem, bool amp)
   return amp ? elem * t.act + 4 * t.wide + 6 * t.cast + t.bytes : elem * (t.act + t.wide) + t.bytes;
 }
 
+// Whether cuDNN runs this precision's convolutions on tensor cores, which want NHWC: 16 bits on
+// a GPU with fp16 or bf16 tensor cores, tf32 where the GPU has it (PyTorch's
+// torch.backends.cudnn.allow_tf32 is on by default); fp32 runs NCHW kernels of its own.
+bool tensor_core_convs(const GpuSpec& gpu, Precision p)
+{
+  switch (p) {
+    case Precision::fp16: return gpu.fp16_tflops > gpu.fp32_tflops;
+    case Precision::bf16: return gpu.bf16_tflops > 0;
+    case Precision::tf32: return gpu.tf32_tflops > 0;
+    case Precision::fp32: return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 double slowest_gpu_factor(int gpus, double sigma)
@@ -62,6 +76,9 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
   std::vector<double> fwd, bwd;
   double fwd_sum = 0, bwd_sum = 0;
   const std::vector<int> blocks = params.activation_checkpointing ? checkpoint_blocks(model) : std::vector<int>();
+  // Eager NCHW convolutions on tensor cores pay cuDNN's layout conversions (model.hpp); a compiler
+  // (inductor's layout optimisation, XLA, TensorFlow's layout optimizer) runs them NHWC.
+  const bool nchw = model.eager_kernels && !params.channels_last && tensor_core_convs(gpu, params.precision);
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     double weights = 0;
@@ -74,6 +91,10 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
     if (model.eager_kernels) {  // separate kernels: their time adds to the layer's
       f += elementwise_bytes(l.eager_fwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
       b += elementwise_bytes(l.eager_bwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
+    }
+    if (nchw) {
+      f += l.nchw_transposes_fwd * elem * batch / gpu.hbm.bytes_per_s;
+      b += l.nchw_transposes_bwd * elem * batch / gpu.hbm.bytes_per_s;
     }
     if (!blocks.empty() && blocks[i] >= 0) b += f;  // activation checkpointing: forward again (precision.hpp)
     fwd.push_back(f);

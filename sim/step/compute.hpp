@@ -54,6 +54,7 @@ struct ComputeParams {
   // GPU's compute time; a synchronous step runs at the slowest of its GPUs (slowest_gpu_factor).
   double gpu_spread = kGpuSpreadSigma;
   bool activation_checkpointing = false;  // training.activation_checkpointing (precision.hpp)
+  bool channels_last = false;  // training.memory_format: channels_last (else NCHW: Layer::nchw_transposes_*)
 };
 
 struct LayerTimes {

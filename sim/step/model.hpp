@@ -62,6 +62,13 @@ struct Layer {
   double attention_scores_per_sample = 0;
   // Elementwise kernels after this layer's own kernel (forward) and their gradients (backward).
   ElementwiseTraffic eager_fwd{}, eager_bwd{};
+  // Convolutions: element passes per sample, in the activation precision, of the layout
+  // conversions cuDNN adds around a tensor-core convolution whose tensors are NCHW (each of a
+  // call's activation operands NCHW -> NHWC and its result back: 2 passes an element). Forward
+  // converts the input and the output; backward the same twice (data and weight gradients),
+  // once for a stem convolution, whose input needs no gradient. Charged by sim/step/compute.cpp
+  // with model.kernels: eager and memory_format: contiguous.
+  double nchw_transposes_fwd = 0, nchw_transposes_bwd = 0;
 };
 
 struct ModelSpec {
@@ -86,6 +93,7 @@ struct ModelSpec {
   std::size_t tensor_count() const;
   double fwd_flops_per_sample() const;
   ElementwiseTraffic eager_traffic(bool backward) const;  // summed over the layers, per sample
+  double nchw_transposes(bool backward) const;            // summed over the layers, per sample
 };
 
 }  // namespace ddpsim::sim

@@ -41,6 +41,13 @@ ElementwiseTraffic ModelSpec::eager_traffic(bool backward) const
   return t;
 }
 
+double ModelSpec::nchw_transposes(bool backward) const
+{
+  double t = 0;
+  for (const Layer& l : layers) t += backward ? l.nchw_transposes_bwd : l.nchw_transposes_fwd;
+  return t;
+}
+
 ModelSpec make_mlp(const std::vector<std::uint64_t>& widths)
 {
   if (widths.size() < 2) throw UserError("an mlp needs at least two widths (inputs and one layer)");

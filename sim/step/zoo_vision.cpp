@@ -23,11 +23,16 @@ class CnnBuilder {
   // A k x k convolution with "same" padding (as every conv in these models), optionally with bias.
   void conv(const std::string& name, std::uint64_t cin, std::uint64_t cout, int k, int stride, bool bias = false)
   {
+    const double in_elems = static_cast<double>(cin) * hw_ * hw_;
     hw_ = (hw_ + stride - 1) / stride;
     const double out_elems = static_cast<double>(cout) * hw_ * hw_;
     Layer l{name, {{name + ".weight", cout * cin * static_cast<std::uint64_t>(k * k)}},
             2.0 * static_cast<double>(cin) * k * k * out_elems, out_elems};
     if (bias) l.params.push_back({name + ".bias", cout});
+    // NCHW layout conversions (model.hpp): the stem's input is the image, which needs no gradient.
+    l.nchw_transposes_fwd = 2 * (in_elems + out_elems);
+    l.nchw_transposes_bwd = (stem_ ? 1 : 2) * l.nchw_transposes_fwd;
+    stem_ = false;
     m_.layers.push_back(std::move(l));
   }
   void bn(const std::string& name, std::uint64_t c)
@@ -72,6 +77,7 @@ class CnnBuilder {
  private:
   ModelSpec& m_;
   int hw_ = 224;
+  bool stem_ = true;  // the next convolution is the first (its input is the image)
 };
 
 // torchvision ResNet: BasicBlock (expansion 1) for resnet18/34, Bottleneck (expansion 4, stride
@@ -93,7 +99,8 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
     for (int i = 0; i < blocks[stage]; ++i) {
       const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
       const int stride = (i == 0 && stage > 0) ? 2 : 1;
-      const double input_elems = static_cast<double>(inplanes) * b.hw() * b.hw();
+      const int input_hw = static_cast<int>(b.hw());
+      const double input_elems = static_cast<double>(inplanes) * input_hw * input_hw;
       const std::size_t conv1 = m.layers.size();
       if (bottleneck) {
         b.conv(p + "conv1", inplanes, w, 1, 1);
@@ -112,9 +119,8 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
         b.bn(p + "bn2", w);
       }
       if (i == 0 && (stride != 1 || inplanes != out)) {
-        // downsample.0 is a 1x1 conv with the block's stride: its output is at the block's output
-        // size, which the strided conv above already reached, so it is built with stride 1.
-        b.conv(p + "downsample.0", inplanes, out, 1, 1);
+        b.set_hw(input_hw);  // downsample.0: a 1x1 conv with the block's stride, on the block's input
+        b.conv(p + "downsample.0", inplanes, out, 1, stride);
         b.bn(p + "downsample.1", out);
       }
       b.residual_relu();

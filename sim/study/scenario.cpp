@@ -301,6 +301,7 @@ ComputeParams step_compute(const ScenarioSpec& spec)
   cp.precision = spec.training.precision;
   cp.amp = spec.training.amp;
   cp.activation_checkpointing = spec.training.activation_checkpointing;
+  cp.channels_last = spec.training.channels_last;
   return cp;
 }
 

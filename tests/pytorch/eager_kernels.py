@@ -15,8 +15,15 @@ And Hugging Face's `gelu_new`, the formula GPT-2 runs in Python (0.5 x (1 + tanh
 0.044715 x^3)))), in fp32: its forward and backward ops (mul, pow, add, tanh,
 tanh_backward and autograd's sums) must make the passes per element that sim/step/zoo_transformers.cpp
 counts without autocast, 4 + 14 = 18 forward and 9 + 19 = 28 backward (autocast's casts exist on
-a GPU only and are not checked here). Exit 0 equal, 1 a difference, 77 (skipped) without
-python3-torch / python3-torchvision.
+a GPU only and are not checked here).
+
+And the convolutions' NCHW layout conversions (`nchw_transpose_passes_per_sample`, charged with
+model.kernels: eager and memory_format: contiguous on tensor cores): cuDNN converts each call's
+activation operands to NHWC and its result back, which a CPU cannot show; what is checked is the
+count from real PyTorch's shapes: forward hooks on every nn.Conv2d give its input and output numel,
+2 x (in + out) forward, the same twice backward (data and weight gradients), once where autograd
+computes no input gradient (the input does not require grad: the stem). Exit 0 equal, 1 a
+difference, 77 (skipped) without python3-torch / python3-torchvision.
 """
 import json
 import math
@@ -52,28 +59,45 @@ def passes(prof, counted=COUNTED):
 
 def main():
     ddpsim = sys.argv[1]
-    zoo = {m["name"]: m["eager_passes_per_sample"]
-           for m in json.loads(subprocess.run([ddpsim, "models", "--format", "json"], check=True,
-                                              capture_output=True, text=True).stdout)}
+    presets = json.loads(subprocess.run([ddpsim, "models", "--format", "json"], check=True,
+                                        capture_output=True, text=True).stdout)
+    zoo = {m["name"]: m["eager_passes_per_sample"] for m in presets}
+    layout = {m["name"]: m["nchw_transpose_passes_per_sample"] for m in presets}
     torch.set_num_threads(2)
     failed = False
-    for name in MODELS:
+    for name in MODELS + ["vgg16"]:  # vgg16: its convolutions only (its max pools are not counted)
         torch.manual_seed(0)
         model = getattr(torchvision.models, name)()
         model.train()
         x = torch.randn(1, 3, 224, 224)
+        convs = []  # (in + out numel, whether autograd computes the input's gradient)
+
+        def hook(module, inputs, output):
+            convs.append((inputs[0].numel() + output.numel(), inputs[0].requires_grad))
+
+        for mod in model.modules():
+            if isinstance(mod, torch.nn.Conv2d):
+                mod.register_forward_hook(hook)
         with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as fwd_prof:
             loss = model(x).sum()
         with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as bwd_prof:
             loss.backward()
-        fwd, fwd_ops = passes(fwd_prof)
-        bwd, bwd_ops = passes(bwd_prof)
-        want_f = zoo[name]["forward"]["act"]
-        want_b = zoo[name]["backward"]["act"]
-        ok = fwd == want_f and bwd == want_b
+        if name in MODELS:
+            fwd, fwd_ops = passes(fwd_prof)
+            bwd, bwd_ops = passes(bwd_prof)
+            want_f = zoo[name]["forward"]["act"]
+            want_b = zoo[name]["backward"]["act"]
+            ok = fwd == want_f and bwd == want_b
+            failed |= not ok
+            print(f"{name}: torch forward {fwd:,} passes in {fwd_ops} ops, ddpsim {want_f:,.0f}; "
+                  f"backward {bwd:,} in {bwd_ops} ops, ddpsim {want_b:,.0f}: {'equal' if ok else 'DIFFERENT'}")
+        t_fwd = sum(2 * n for n, _ in convs)
+        t_bwd = sum((4 if grad_in else 2) * n for n, grad_in in convs)
+        ok = (t_fwd, t_bwd) == (layout[name]["forward"], layout[name]["backward"])
         failed |= not ok
-        print(f"{name}: torch forward {fwd:,} passes in {fwd_ops} ops, ddpsim {want_f:,.0f}; "
-              f"backward {bwd:,} in {bwd_ops} ops, ddpsim {want_b:,.0f}: {'equal' if ok else 'DIFFERENT'}")
+        print(f"{name}: NCHW conversions of {len(convs)} convolutions, torch's shapes {t_fwd:,} forward and "
+              f"{t_bwd:,} backward, ddpsim {layout[name]['forward']:,.0f} and {layout[name]['backward']:,.0f}: "
+              f"{'equal' if ok else 'DIFFERENT'}")
     n = 4 * 768 * 16
     x = torch.randn(n, requires_grad=True)  # autograd sums its three gradients, as for c_fc's output
     with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as fwd_prof:

@@ -155,3 +155,48 @@ TEST_CASE("eager kernels: a compute knob fitted with one count does not carry to
   CHECK(app::parse_job_profile("p.yaml", head + ", kernels: eager" + tail).context.kernels == "eager");
   CHECK_THROWS_WITH(app::parse_job_profile("p.yaml", head + ", kernels: lazy" + tail), Catch::Contains("kernels"));
 }
+
+TEST_CASE("eager kernels: NCHW convolutions on tensor cores pay cuDNN's layout conversions", "[compute][eager]")
+{
+  // ResNet-50's 53 convolutions, numel of input and output per sample from torchvision's shapes
+  // (tests/pytorch/eager_kernels.py measures the same with hooks): 10,662,400 + 11,113,984; the
+  // stem reads the 3 x 224 x 224 image and writes 64 x 112 x 112, and computes no input gradient.
+  const ModelSpec r50 = make_resnet50();
+  const double in_out = 10662400.0 + 11113984.0, stem = 150528.0 + 802816.0;
+  CHECK(r50.nchw_transposes(false) == Approx(2 * in_out));
+  CHECK(r50.nchw_transposes(true) == Approx(4 * in_out - 2 * stem));
+  CHECK(make_preset("bert-large", {}, 128).nchw_transposes(false) == 0);  // no convolutions
+
+  ModelSpec m{"one", {Layer{"l", {{"l.weight", 1}}, 1e12, 0}}};
+  m.layers[0].nchw_transposes_fwd = 1;
+  m.layers[0].nchw_transposes_bwd = 2;
+  GpuSpec gpu;
+  gpu.name = "test";
+  gpu.hbm = Bandwidth{1e9};
+  gpu.fp32_tflops = 10;
+  gpu.fp16_tflops = gpu.bf16_tflops = gpu.tf32_tflops = 1000;
+  ComputeParams p;
+  p.batch_per_gpu = 1000;
+  p.kernel_overhead = Time{0};
+  auto extra = [&](Precision prec, bool channels_last, bool eager) {
+    p.precision = prec;
+    p.amp = prec == Precision::fp16 || prec == Precision::bf16;
+    p.channels_last = channels_last;
+    m.eager_kernels = false;
+    const LayerTimes fused = layer_times(m, gpu, p);
+    m.eager_kernels = eager;
+    const LayerTimes t = layer_times(m, gpu, p);
+    return std::pair{(t.forward_total - fused.forward_total).seconds() * 1e9 / 1000,
+                     (t.backward_total - fused.backward_total).seconds() * 1e9 / 1000};
+  };
+  CHECK(extra(Precision::fp16, false, true).first == Approx(2));   // 1 pass x 2 bytes per sample
+  CHECK(extra(Precision::bf16, false, true).second == Approx(4));  // 2 passes x 2 bytes
+  CHECK(extra(Precision::tf32, false, true).second == Approx(8));  // tf32 keeps 4-byte tensors
+  CHECK(extra(Precision::fp16, true, true).first == 0);            // channels_last: none
+  CHECK(extra(Precision::fp32, false, true).first == 0);           // no tensor cores: NCHW kernels
+  CHECK(extra(Precision::fp16, false, false).first == 0);          // fused: a compiler picks NHWC
+  gpu.tf32_tflops = 0;  // a GPU without tf32 (V100) runs tf32 as fp32
+  CHECK(extra(Precision::tf32, false, true).first == 0);
+  gpu.fp16_tflops = gpu.fp32_tflops;  // nor 16 bits without tensor cores
+  CHECK(extra(Precision::fp16, false, true).first == 0);
+}
