@@ -56,7 +56,11 @@ std::string job_profile_yaml(const calibrate::JobFit& fit, const std::string& sc
   e << YAML::Key << "model" << YAML::Value << c.model << YAML::Key << "parameters" << YAML::Value << c.parameters;
   e << YAML::Key << "batch_per_gpu" << YAML::Value << c.batch_per_gpu << YAML::Key << "precision" << YAML::Value
     << c.precision;
-  if (c.kernels != "fused") e << YAML::Key << "kernels" << YAML::Value << c.kernels;  // model.kernels (fused: absent)
+  // Keys with a default are written only when they differ from it, so a profile written before
+  // them loads and means what it meant.
+  if (c.kernels != "fused") e << YAML::Key << "kernels" << YAML::Value << c.kernels;  // model.kernels
+  if (c.attention != "eager") e << YAML::Key << "attention" << YAML::Value << c.attention;  // model.attention
+  if (c.memory_format != "contiguous") e << YAML::Key << "memory_format" << YAML::Value << c.memory_format;
   e << YAML::EndMap;
   e << YAML::Key << "sigma" << YAML::Value << num(fit.sigma);
   e << YAML::Key << "sigma_from" << YAML::Value
@@ -137,6 +141,9 @@ JobProfile parse_job_profile_node(const std::string& path, const std::string& te
     p.context.batch_per_gpu = static_cast<int>(r.integer(c, "context", "batch_per_gpu", true, 1, 1 << 24).value_or(1));
     p.context.precision = r.string(c, "context", "precision", true).value_or("");
     p.context.kernels = r.choice(c, "context", "kernels", false, {"fused", "eager"}).value_or("fused");
+    p.context.attention = r.choice(c, "context", "attention", false, {"eager", "flash"}).value_or("eager");
+    p.context.memory_format =
+        r.choice(c, "context", "memory_format", false, {"contiguous", "channels_last"}).value_or("contiguous");
   }
   // Issue 20: which observed rows the fit used ("(fitted)") and which it held back, from the
   // provenance lines `calibrate job` writes ("...: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back); ...").

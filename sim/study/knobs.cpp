@@ -29,7 +29,9 @@ JobContext context_of(const ScenarioSpec& s)
                     s.model.parameter_count(),
                     s.training.batch_per_gpu,
                     (s.training.amp ? "amp-" : "") + std::string(to_string(s.training.precision)),
-                    s.model.eager_kernels ? "eager" : "fused"};
+                    s.model.eager_kernels ? "eager" : "fused",
+                    s.model.flash_attention ? "flash" : "eager",
+                    s.training.channels_last ? "channels_last" : "contiguous"};
 }
 
 const std::vector<Knob>& knobs()
@@ -135,6 +137,12 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
     if (f.batch_per_gpu != t.batch_per_gpu || f.precision != t.precision)
       return "fitted at batch " + std::to_string(f.batch_per_gpu) + " " + f.precision + ", the scenario uses batch " +
              std::to_string(t.batch_per_gpu) + " " + t.precision;
+    // Another attention kernel or memory format is another job: its step, measured or modelled,
+    // is not this one's.
+    if (f.attention != t.attention)
+      return "fitted with model.attention: " + f.attention + ", the scenario states " + t.attention;
+    if (f.memory_format != t.memory_format)
+      return "fitted with training.memory_format: " + f.memory_format + ", the scenario states " + t.memory_format;
     // A ratio to the modelled compute: the eager count's longer compute is not the fused one's
     // (a measured step is a measurement of the job, whatever the count).
     if (name != "measured_step" && f.kernels != t.kernels)

@@ -41,6 +41,9 @@ struct JobContext {
   int batch_per_gpu = 0;
   std::string precision;
   std::string kernels = "fused";  // model.kernels: what the modelled compute counts
+  // What the job ran, beyond the above, that changes its step (a code change, not a modelling one):
+  std::string attention = "eager";           // model.attention (flash: no score matrices, recomputed)
+  std::string memory_format = "contiguous";  // training.memory_format
 };
 
 JobContext context_of(const ScenarioSpec& spec);

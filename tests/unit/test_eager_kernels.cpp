@@ -200,3 +200,42 @@ TEST_CASE("eager kernels: NCHW convolutions on tensor cores pay cuDNN's layout c
   gpu.fp16_tflops = gpu.fp32_tflops;  // nor 16 bits without tensor cores
   CHECK(extra(Precision::fp16, false, true).first == 0);
 }
+
+TEST_CASE("job profiles: attention and memory format are the job's, and a compute knob does not cross them", "[eager][job]")
+{
+  const std::string cluster = "name: t\ncluster: {instance: p5.48xlarge, nodes: [1], gpus_per_node: [1]}\n";
+  auto spec = [&](const std::string& model, const std::string& training_extra) {
+    return app::parse_scenario("t.yaml",
+                               cluster + "model: " + model + "\ntraining: {framework: pytorch-ddp, batch_per_gpu: 64, "
+                                   "precision: amp-fp16, samples: 1000" + training_extra + "}\n",
+                               test::catalog());
+  };
+  // The step knows both: the eager NCHW ResNet-50 pays cuDNN's conversions, channels_last does not.
+  const ScenarioSpec nchw = spec("{preset: resnet50, kernels: eager}", "");
+  const ScenarioSpec nhwc = spec("{preset: resnet50, kernels: eager}", ", memory_format: channels_last");
+  const double conversions_s = make_resnet50().nchw_transposes(false) * 2 * 64 / nchw.cluster.instance.gpu.hbm.bytes_per_s;
+  CHECK(run_scenario(nchw).results.at(0).compute_s - run_scenario(nhwc).results.at(0).compute_s >= conversions_s);
+
+  const JobContext a = context_of(nchw), b = context_of(nhwc);
+  CHECK(a.memory_format == "contiguous");
+  CHECK(b.memory_format == "channels_last");
+  for (const char* knob : {"compute_scale", "compute_efficiency", "measured_step"})
+    CHECK(why_not_transferable(knob, a, b) == "fitted with training.memory_format: contiguous, the scenario states channels_last");
+  const JobContext eager = context_of(spec("{preset: bert-large}", "")), flash = context_of(spec("{preset: bert-large, attention: flash}", ""));
+  CHECK(eager.attention == "eager");
+  CHECK(flash.attention == "flash");
+  CHECK(why_not_transferable("measured_step", flash, eager) == "fitted with model.attention: flash, the scenario states eager");
+  CHECK(why_not_transferable("network_efficiency", flash, eager).empty());
+
+  // A profile states them when not the default; absent means the default (profiles written before).
+  const std::string head = "kind: ddpsim-job-profile\ncontext: {instance: p5.48xlarge, gpu: g, fabric: f, framework: "
+                           "pytorch-ddp, model: m, parameters: 1, batch_per_gpu: 16, precision: amp-bf16";
+  const std::string tail = "}\nsigma: 0.02\nknobs:\n  - {name: compute_scale, value: 1}\ncovariance_ln: [[0]]\n";
+  const JobProfile old = app::parse_job_profile("p.yaml", head + tail);
+  CHECK(old.context.attention == "eager");
+  CHECK(old.context.memory_format == "contiguous");
+  const JobProfile stated = app::parse_job_profile("p.yaml", head + ", attention: flash, memory_format: channels_last" + tail);
+  CHECK(stated.context.attention == "flash");
+  CHECK(stated.context.memory_format == "channels_last");
+  CHECK_THROWS_WITH(app::parse_job_profile("p.yaml", head + ", memory_format: nhwc" + tail), Catch::Contains("memory_format"));
+}

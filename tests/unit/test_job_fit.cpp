@@ -172,6 +172,18 @@ TEST_CASE("job profiles round-trip and transfer only where they apply", "[jobfit
   REQUIRE(p.knobs == std::vector<std::string>{"compute_scale", "network_efficiency"});
   CHECK(p.values[0] == Approx(fit.knobs[0].value).epsilon(1e-8));
   CHECK(p.cov_log(0, 1) == Approx(fit.cov_log(0, 1)).epsilon(1e-6));
+  // What the job ran is written where it is not the default, and read back.
+  CHECK(p.context.kernels == "fused");
+  CHECK(p.context.attention == "eager");
+  CHECK(p.context.memory_format == "contiguous");
+  JobFit stated = fit;
+  stated.context.kernels = "eager";
+  stated.context.attention = "flash";
+  stated.context.memory_format = "channels_last";
+  const app::JobProfile q = app::parse_job_profile("q.yaml", app::job_profile_yaml(stated, "t.yaml"));
+  CHECK(q.context.kernels == "eager");
+  CHECK(q.context.attention == "flash");
+  CHECK(q.context.memory_format == "channels_last");
   // Same job on other node counts: everything applies.
   sim::ScenarioSpec same = base;
   Uncertainty u;
