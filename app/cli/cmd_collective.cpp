@@ -205,13 +205,13 @@ class CollectiveCommand final : public Command {
     // profile's own residual spread.
     const sim::ResidualSpread spread = sim::profile_residual_spread(prof);
     if (opt_.nodes > 1 && (!prof.network.fitted || spread.rows >= 2)) {
-      const bool catalog = !prof.network.fitted;
-      const double sd = catalog ? sim::network_price_ln_sd() : spread.ln_sd;
+      const bool catalog_price = !prof.network.fitted;
+      const double sd = catalog_price ? sim::network_price_ln_sd() : spread.ln_sd;
       report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
-                         (catalog ? "the catalog price's measured error across nodes (docs/validation.md)"
-                                  : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +
-                                        std::to_string(spread.max_nodes) + " nodes" +
-                                        (opt_.nodes > spread.max_nodes ? "; more nodes than the fit saw: not measured there" : "") + ")");
+                         (catalog_price ? "the catalog price's measured error across nodes (docs/validation.md)"
+                                        : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +
+                                              std::to_string(spread.max_nodes) + " nodes" +
+                                              (opt_.nodes > spread.max_nodes ? "; more nodes than the fit saw: not measured there" : "") + ")");
       const double fast = sim::network_error_factor(0.9, sd);
       for (const calibrate::SweepRow& r : report.rows) {
         report.band.p10_us.push_back(r.time_us / fast);
