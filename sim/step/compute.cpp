@@ -79,6 +79,13 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
   // Eager NCHW convolutions on tensor cores pay cuDNN's layout conversions (model.hpp); a compiler
   // (inductor's layout optimisation, XLA, TensorFlow's layout optimizer) runs them NHWC.
   const bool nchw = model.eager_kernels && !params.channels_last && tensor_core_convs(gpu, params.precision);
+  // Batch norm: the roofline counts 2 passes forward (read, write) and 4 backward, which stands for
+  // cuDNN's kernels (closed; the persistent NHWC ones may read less). PyTorch calls cuDNN for
+  // fp16/fp32 inputs and runs its own kernels for bf16 (aten/src/ATen/native/Normalization.cpp,
+  // _select_batch_norm_backend: no cuDNN for a bf16 input or weight), two per pass (ATen/native/cuda/Normalization.cuh): statistics
+  // (read) then transform (read, write) forward, backward_reduce (read grad and input) then
+  // backward_elemt (read both, write): 3 and 5 passes, one more each way.
+  const bool native_bn = model.eager_kernels && params.precision == Precision::bf16;
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     double weights = 0;
@@ -95,6 +102,10 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
     if (nchw) {
       f += l.nchw_transposes_fwd * elem * batch / gpu.hbm.bytes_per_s;
       b += l.nchw_transposes_bwd * elem * batch / gpu.hbm.bytes_per_s;
+    }
+    if (native_bn && l.batch_norm) {  // one more read of the input each way (see native_bn)
+      f += l.activation_elems_per_sample * elem * batch / gpu.hbm.bytes_per_s;
+      b += l.activation_elems_per_sample * elem * batch / gpu.hbm.bytes_per_s;
     }
     if (!blocks.empty() && blocks[i] >= 0) b += f;  // activation checkpointing: forward again (precision.hpp)
     fwd.push_back(f);

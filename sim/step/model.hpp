@@ -69,6 +69,9 @@ struct Layer {
   // once for a stem convolution, whose input needs no gradient. Charged by sim/step/compute.cpp
   // with model.kernels: eager and memory_format: contiguous.
   double nchw_transposes_fwd = 0, nchw_transposes_bwd = 0;
+  // A batch norm (its elements: activation_elems_per_sample). Eager bf16 runs PyTorch's own kernels,
+  // which read the input once more each way than the roofline counts (sim/step/compute.cpp).
+  bool batch_norm = false;
 };
 
 struct ModelSpec {

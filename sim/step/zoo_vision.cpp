@@ -39,6 +39,7 @@ class CnnBuilder {
   {
     const double out_elems = static_cast<double>(c) * hw_ * hw_;
     m_.layers.push_back(Layer{name, {{name + ".weight", c}, {name + ".bias", c}}, 4.0 * out_elems, out_elems});
+    m_.layers.back().batch_norm = true;
     m_.batch_norm = true;
   }
   void pool2() { hw_ = (hw_ + 1) / 2; }

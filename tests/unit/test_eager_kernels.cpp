@@ -239,3 +239,38 @@ TEST_CASE("job profiles: attention and memory format are the job's, and a comput
   CHECK(stated.context.memory_format == "channels_last");
   CHECK_THROWS_WITH(app::parse_job_profile("p.yaml", head + ", memory_format: nhwc" + tail), Catch::Contains("memory_format"));
 }
+
+TEST_CASE("eager kernels: bf16 batch norm runs PyTorch's own kernels, one more read each way", "[compute][eager]")
+{
+  // Every convolution of ResNet-50 feeds a batch norm: its elements are the convolutions' outputs.
+  double bn = 0;
+  for (const Layer& l : make_resnet50().layers)
+    if (l.batch_norm) bn += l.activation_elems_per_sample;
+  CHECK(bn == Approx(11113984.0));
+
+  ModelSpec m{"one", {Layer{"bn", {{"bn.weight", 1}}, 0, 1000}}};
+  m.layers[0].batch_norm = true;
+  GpuSpec gpu;
+  gpu.name = "test";
+  gpu.hbm = Bandwidth{1e9};
+  gpu.fp32_tflops = gpu.fp16_tflops = gpu.bf16_tflops = gpu.tf32_tflops = 1000;
+  ComputeParams p;
+  p.batch_per_gpu = 1;
+  p.kernel_overhead = Time{0};
+  p.channels_last = true;
+  auto extra_us = [&](Precision prec, bool eager) {
+    p.precision = prec;
+    p.amp = true;
+    m.eager_kernels = false;
+    const LayerTimes fused = layer_times(m, gpu, p);
+    m.eager_kernels = eager;
+    const LayerTimes t = layer_times(m, gpu, p);
+    return std::pair{(t.forward_total - fused.forward_total).seconds() * 1e6,
+                     (t.backward_total - fused.backward_total).seconds() * 1e6};
+  };
+  // 1,000 elements x 2 bytes at 1 GB/s: 2 us each way.
+  CHECK(extra_us(Precision::bf16, true).first == Approx(2));
+  CHECK(extra_us(Precision::bf16, true).second == Approx(2));
+  CHECK(extra_us(Precision::fp16, true).first == 0);   // cuDNN's kernels: the roofline's count
+  CHECK(extra_us(Precision::bf16, false).first == 0);  // fused: the count as it was
+}
