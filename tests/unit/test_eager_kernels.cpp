@@ -28,6 +28,29 @@ Totals totals(const ModelSpec& m)
   }
   return t;
 }
+// A GPU whose HBM moves 1 GB/s and whose every precision peaks at 1,000 TFLOP/s.
+GpuSpec test_gpu()
+{
+  GpuSpec gpu;
+  gpu.name = "test";
+  gpu.hbm = Bandwidth{1e9};
+  gpu.fp32_tflops = gpu.tf32_tflops = gpu.fp16_tflops = gpu.bf16_tflops = 1000;
+  return gpu;
+}
+
+// What model.kernels (eager when `eager`) adds over the fused count, forward and backward, in ns
+// per sample.
+std::pair<double, double> added_ns(ModelSpec& m, const GpuSpec& gpu, const ComputeParams& p, bool eager = true)
+{
+  m.eager_kernels = false;
+  const LayerTimes fused = layer_times(m, gpu, p);
+  m.eager_kernels = eager;
+  const LayerTimes t = layer_times(m, gpu, p);
+  const double per_sample = 1e9 / p.batch_per_gpu;
+  return {(t.forward_total - fused.forward_total).seconds() * per_sample,
+          (t.backward_total - fused.backward_total).seconds() * per_sample};
+}
+
 void check(const ElementwiseTraffic& got, double act, double wide, double cast, double bytes)
 {
   CHECK(got.act == Approx(act));
@@ -88,22 +111,14 @@ TEST_CASE("eager kernels: charged only when stated, at the HBM's rate, in autoca
   ModelSpec m{"one", {Layer{"l", {{"l.weight", 1}}, 1e12, 0}}};
   m.layers[0].eager_fwd = {1, 1, 1, 1};  // 1 pass of each kind per sample
   m.layers[0].eager_bwd = {2, 0, 0, 0};
-  GpuSpec gpu;
-  gpu.name = "test";
-  gpu.hbm = Bandwidth{1e9};
-  gpu.fp32_tflops = gpu.tf32_tflops = gpu.fp16_tflops = gpu.bf16_tflops = 1000;
+  const GpuSpec gpu = test_gpu();
   ComputeParams p;
   p.batch_per_gpu = 1000;
   p.kernel_overhead = Time{0};
   auto extra = [&](Precision prec, bool amp) {
     p.precision = prec;
     p.amp = amp;
-    m.eager_kernels = false;
-    const LayerTimes fused = layer_times(m, gpu, p);
-    m.eager_kernels = true;
-    const LayerTimes eager = layer_times(m, gpu, p);
-    return std::pair{(eager.forward_total - fused.forward_total).seconds() * 1e9 / 1000,
-                     (eager.backward_total - fused.backward_total).seconds() * 1e9 / 1000};
+    return added_ns(m, gpu, p);
   };
   // Bytes per sample: amp 2 + 4 + 6 + 1; fp32 4 + 4 + 1; bf16 (the model in 16 bits) 2 + 2 + 1.
   CHECK(extra(Precision::fp16, true).first == Approx(13));
@@ -170,11 +185,8 @@ TEST_CASE("eager kernels: NCHW convolutions on tensor cores pay cuDNN's layout c
   ModelSpec m{"one", {Layer{"l", {{"l.weight", 1}}, 1e12, 0}}};
   m.layers[0].nchw_transposes_fwd = 1;
   m.layers[0].nchw_transposes_bwd = 2;
-  GpuSpec gpu;
-  gpu.name = "test";
-  gpu.hbm = Bandwidth{1e9};
+  GpuSpec gpu = test_gpu();
   gpu.fp32_tflops = 10;
-  gpu.fp16_tflops = gpu.bf16_tflops = gpu.tf32_tflops = 1000;
   ComputeParams p;
   p.batch_per_gpu = 1000;
   p.kernel_overhead = Time{0};
@@ -182,12 +194,7 @@ TEST_CASE("eager kernels: NCHW convolutions on tensor cores pay cuDNN's layout c
     p.precision = prec;
     p.amp = prec == Precision::fp16 || prec == Precision::bf16;
     p.channels_last = channels_last;
-    m.eager_kernels = false;
-    const LayerTimes fused = layer_times(m, gpu, p);
-    m.eager_kernels = eager;
-    const LayerTimes t = layer_times(m, gpu, p);
-    return std::pair{(t.forward_total - fused.forward_total).seconds() * 1e9 / 1000,
-                     (t.backward_total - fused.backward_total).seconds() * 1e9 / 1000};
+    return added_ns(m, gpu, p, eager);
   };
   CHECK(extra(Precision::fp16, false, true).first == Approx(2));   // 1 pass x 2 bytes per sample
   CHECK(extra(Precision::bf16, false, true).second == Approx(4));  // 2 passes x 2 bytes
@@ -250,10 +257,7 @@ TEST_CASE("eager kernels: bf16 batch norm runs PyTorch's own kernels, one more r
 
   ModelSpec m{"one", {Layer{"bn", {{"bn.weight", 1}}, 0, 1000}}};
   m.layers[0].batch_norm = true;
-  GpuSpec gpu;
-  gpu.name = "test";
-  gpu.hbm = Bandwidth{1e9};
-  gpu.fp32_tflops = gpu.fp16_tflops = gpu.bf16_tflops = gpu.tf32_tflops = 1000;
+  const GpuSpec gpu = test_gpu();
   ComputeParams p;
   p.batch_per_gpu = 1;
   p.kernel_overhead = Time{0};
@@ -261,12 +265,8 @@ TEST_CASE("eager kernels: bf16 batch norm runs PyTorch's own kernels, one more r
   auto extra_us = [&](Precision prec, bool eager) {
     p.precision = prec;
     p.amp = true;
-    m.eager_kernels = false;
-    const LayerTimes fused = layer_times(m, gpu, p);
-    m.eager_kernels = eager;
-    const LayerTimes t = layer_times(m, gpu, p);
-    return std::pair{(t.forward_total - fused.forward_total).seconds() * 1e6,
-                     (t.backward_total - fused.backward_total).seconds() * 1e6};
+    const auto [f, b] = added_ns(m, gpu, p, eager);
+    return std::pair{f / 1000, b / 1000};
   };
   // 1,000 elements x 2 bytes at 1 GB/s: 2 us each way.
   CHECK(extra_us(Precision::bf16, true).first == Approx(2));
