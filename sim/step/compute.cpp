@@ -80,12 +80,14 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
   // (inductor's layout optimisation, XLA, TensorFlow's layout optimizer) runs them NHWC.
   const bool nchw = model.eager_kernels && !params.channels_last && tensor_core_convs(gpu, params.precision);
   // Batch norm: the roofline counts 2 passes forward (read, write) and 4 backward, which stands for
-  // cuDNN's kernels (closed; the persistent NHWC ones may read less). PyTorch calls cuDNN for
-  // fp16/fp32 inputs and runs its own kernels for bf16 (aten/src/ATen/native/Normalization.cpp,
-  // _select_batch_norm_backend: no cuDNN for a bf16 input or weight), two per pass (ATen/native/cuda/Normalization.cuh): statistics
-  // (read) then transform (read, write) forward, backward_reduce (read grad and input) then
-  // backward_elemt (read both, write): 3 and 5 passes, one more each way.
-  const bool native_bn = model.eager_kernels && params.precision == Precision::bf16;
+  // cuDNN's kernels (closed; the persistent NHWC ones may read less). PyTorch calls cuDNN unless
+  // the input or the weight is bf16, or the input is fp16 with fp16 weights (a model in 16 bits;
+  // autocast keeps the weights fp32): aten/src/ATen/native/Normalization.cpp,
+  // _select_batch_norm_backend. Its own kernels take two per pass (ATen/native/cuda/
+  // Normalization.cuh): statistics (read) then transform (read, write) forward, backward_reduce
+  // (read grad and input) then backward_elemt (read both, write): 3 and 5 passes, one more each way.
+  const bool native_bn =
+      model.eager_kernels && (params.precision == Precision::bf16 || (params.precision == Precision::fp16 && !params.amp));
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     double weights = 0;

@@ -262,9 +262,9 @@ TEST_CASE("eager kernels: bf16 batch norm runs PyTorch's own kernels, one more r
   p.batch_per_gpu = 1;
   p.kernel_overhead = Time{0};
   p.channels_last = true;
-  auto extra_us = [&](Precision prec, bool eager) {
+  auto extra_us = [&](Precision prec, bool eager, bool amp = true) {
     p.precision = prec;
-    p.amp = true;
+    p.amp = amp;
     const auto [f, b] = added_ns(m, gpu, p, eager);
     return std::pair{f / 1000, b / 1000};
   };
@@ -272,5 +272,8 @@ TEST_CASE("eager kernels: bf16 batch norm runs PyTorch's own kernels, one more r
   CHECK(extra_us(Precision::bf16, true).first == Approx(2));
   CHECK(extra_us(Precision::bf16, true).second == Approx(2));
   CHECK(extra_us(Precision::fp16, true).first == 0);   // cuDNN's kernels: the roofline's count
+  CHECK(extra_us(Precision::bf16, true, false).second == Approx(2));  // a bf16 model: no cuDNN either
+  CHECK(extra_us(Precision::fp16, true, false).first == Approx(2));   // an fp16 model: fp16 weights, no cuDNN
+  CHECK(extra_us(Precision::tf32, true).first == 0);
   CHECK(extra_us(Precision::bf16, false).first == 0);  // fused: the count as it was
 }
