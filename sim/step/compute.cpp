@@ -88,6 +88,7 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
   // (read grad and input) then backward_elemt (read both, write): 3 and 5 passes, one more each way.
   const bool native_bn =
       model.eager_kernels && (params.precision == Precision::bf16 || (params.precision == Precision::fp16 && !params.amp));
+  auto at_hbm = [&](double bytes_per_sample) { return bytes_per_sample * batch / gpu.hbm.bytes_per_s; };
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     double weights = 0;
@@ -98,16 +99,16 @@ LayerTimes layer_times(const ModelSpec& model, const GpuSpec& gpu, const Compute
     double f = std::max(l.fwd_flops_per_sample * batch / peak, bytes_fwd / gpu.hbm.bytes_per_s);
     double b = std::max(l.fwd_flops_per_sample * batch * backward_factor(model, l) / peak, 2 * bytes_fwd / gpu.hbm.bytes_per_s);
     if (model.eager_kernels) {  // separate kernels: their time adds to the layer's
-      f += elementwise_bytes(l.eager_fwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
-      b += elementwise_bytes(l.eager_bwd, elem, params.amp) * batch / gpu.hbm.bytes_per_s;
+      f += at_hbm(elementwise_bytes(l.eager_fwd, elem, params.amp));
+      b += at_hbm(elementwise_bytes(l.eager_bwd, elem, params.amp));
     }
     if (nchw) {
-      f += l.nchw_transposes_fwd * elem * batch / gpu.hbm.bytes_per_s;
-      b += l.nchw_transposes_bwd * elem * batch / gpu.hbm.bytes_per_s;
+      f += at_hbm(l.nchw_transposes_fwd * elem);
+      b += at_hbm(l.nchw_transposes_bwd * elem);
     }
     if (native_bn && l.batch_norm) {  // one more read of the input each way (see native_bn)
-      f += l.activation_elems_per_sample * elem * batch / gpu.hbm.bytes_per_s;
-      b += l.activation_elems_per_sample * elem * batch / gpu.hbm.bytes_per_s;
+      f += at_hbm(l.activation_elems_per_sample * elem);
+      b += at_hbm(l.activation_elems_per_sample * elem);
     }
     if (!blocks.empty() && blocks[i] >= 0) b += f;  // activation checkpointing: forward again (precision.hpp)
     fwd.push_back(f);

@@ -43,7 +43,7 @@ class CnnBuilder {
     m_.batch_norm = true;
   }
   void pool2() { hw_ = (hw_ + 1) / 2; }
-  double hw() const { return hw_; }
+  int hw() const { return hw_; }
   // An in-place ReLU on the last layer's output.
   void relu()
   {
@@ -100,7 +100,7 @@ ModelSpec make_resnet(const std::string& name, const int (&blocks)[4], bool bott
     for (int i = 0; i < blocks[stage]; ++i) {
       const std::string p = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
       const int stride = (i == 0 && stage > 0) ? 2 : 1;
-      const int input_hw = static_cast<int>(b.hw());
+      const int input_hw = b.hw();
       const double input_elems = static_cast<double>(inplanes) * input_hw * input_hw;
       const std::size_t conv1 = m.layers.size();
       if (bottleneck) {
