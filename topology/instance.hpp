@@ -28,7 +28,11 @@ struct GpuSpec {
   double tf32_tflops = 0;  // dense, tensor cores (0 = not supported: falls back to fp32)
   double fp16_tflops = 0;  // dense, tensor cores
   double bf16_tflops = 0;  // dense, tensor cores (0 = not supported)
-  Bandwidth hbm;           // memory bandwidth
+  // HBM: the rate a streaming kernel reaches (the datasheet's x hbm_efficiency), which every
+  // memory-bound cost uses; the datasheet's figure is kept for display.
+  Bandwidth hbm;
+  Bandwidth hbm_datasheet;
+  double hbm_efficiency = 1;
   int compute_capability = 0;  // CUDA compute capability x 10 (V100 70, A100 80, H100 90); 0 unknown
   int sm_count = 0;            // streaming multiprocessors (NCCL runs one CTA per channel on its own); 0 unknown
   int nccl_ctas = 0;           // CTAs (channels) NCCL launches per collective in an 8-GPU node; 0 unknown

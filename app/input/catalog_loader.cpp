@@ -16,13 +16,15 @@ GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const 
   g.name = name;
   if (!r.expect_map(n, path)) return g;
   r.allow_keys(n, path, {"memory", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "hbm",
-                         "compute_capability", "sm_count", "nccl_ctas"});
+                         "hbm_efficiency", "compute_capability", "sm_count", "nccl_ctas"});
   g.memory = r.bytes(n, path, "memory", true).value_or(Bytes{});
   g.fp32_tflops = r.number(n, path, "fp32_tflops", true, 0.001, 1e6).value_or(1);
   g.tf32_tflops = r.number(n, path, "tf32_tflops", false, 0, 1e6).value_or(0);
   g.fp16_tflops = r.number(n, path, "fp16_tflops", false, 0, 1e6).value_or(0);
   g.bf16_tflops = r.number(n, path, "bf16_tflops", false, 0, 1e6).value_or(0);
-  g.hbm = r.bandwidth(n, path, "hbm", true).value_or(Bandwidth{1});
+  g.hbm_datasheet = r.bandwidth(n, path, "hbm", true).value_or(Bandwidth{1});
+  g.hbm_efficiency = r.number(n, path, "hbm_efficiency", false, 0.01, 1).value_or(1);
+  g.hbm = Bandwidth{g.hbm_datasheet.bytes_per_s * g.hbm_efficiency};
   // Written as NVIDIA does ("7.0", "9.0"); kept x10 as NCCL's minCompCap is.
   if (auto cc = r.number(n, path, "compute_capability", false, 1.0, 20.0))
     g.compute_capability = static_cast<int>(*cc * 10 + 0.5);
@@ -138,6 +140,10 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
     set(r.number(eff, ep, "cpu_interconnect", false, 0.01, 1), s.efficiency.cpu_interconnect);
     set(r.number(eff, ep, "nic", false, 0.01, 1), s.efficiency.nic);
     set(r.number(eff, ep, "nvls", false, 0.01, 1), s.efficiency.nvls);
+    if (auto hbm = r.number(eff, ep, "hbm", false, 0.01, 1)) {  // the GPU's, not a link's
+      s.gpu.hbm_efficiency = *hbm;
+      s.gpu.hbm = Bandwidth{s.gpu.hbm_datasheet.bytes_per_s * *hbm};
+    }
   }
 
   // Cross-field checks, where a wrong combination would break the topology.

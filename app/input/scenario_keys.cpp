@@ -26,7 +26,7 @@ KeyTable fixed_keys()
       {"cluster.overrides.pcie", {"switches", "bandwidth", "latency"}},
       {"cluster.overrides.cpu", {"sockets", "vendor", "interconnect", "memory_bandwidth", "vcpus"}},
       {"cluster.overrides.nic", {"kind", "count", "bandwidth", "latency", "gpudirect", "flow_cap", "flows_per_connection"}},
-      {"cluster.overrides.efficiency", {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls"}},
+      {"cluster.overrides.efficiency", {"nvlink", "pcie", "cpu_interconnect", "nic", "nvls", "hbm"}},
       // One entry per degraded link; which keys apply depends on `link` (nic, nvlink, spine_uplink).
       {"cluster.degraded[]", {"link", "node", "nic", "rate", "gpus", "lanes_down", "leaf", "down"}},
       {"model", {"preset", "widths", "layers", "name", "seq_len", "file", "attention", "kernels", "trace", "trace_gpu"}},

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "app/input/scenario_loader.hpp"
+#include "sim/step/compute.hpp"
+#include "sim/step/model_zoo.hpp"
 
 using namespace ddpsim;
 
@@ -101,6 +103,27 @@ TEST_CASE("overrides set a link class's efficiency, and one outside 0 to 1 is an
   CHECK(s.cluster.instance.efficiency.nvlink == Approx(0.80));  // the catalog's, untouched
   CHECK_THAT(error_of(replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {nic: 1.5}}\n")),
              Catch::Contains("cluster.overrides.efficiency.nic"));
+}
+
+TEST_CASE("HBM runs at the catalog's achievable share, which an override replaces")
+{
+  // p4d.24xlarge: A100 SXM4 40GB, 1,555 GB/s datasheet x 0.88 achievable (catalog [hbmeff]).
+  sim::ScenarioSpec base = app::parse_scenario("s.yaml", kGood, catalog());
+  const GpuSpec& gpu = base.cluster.instance.gpu;
+  CHECK(gpu.hbm_datasheet.bytes_per_s == Approx(1555e9));
+  CHECK(gpu.hbm_efficiency == Approx(0.88));
+  CHECK(gpu.hbm.bytes_per_s == Approx(1555e9 * 0.88));
+
+  sim::ScenarioSpec half = app::parse_scenario(
+      "s.yaml", replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {hbm: 0.5}}\n"), catalog());
+  CHECK(half.cluster.instance.gpu.hbm.bytes_per_s == Approx(1555e9 * 0.5));
+  CHECK(half.cluster.instance.efficiency.nvlink == Approx(0.80));  // links untouched
+  // Every memory-bound cost follows: the optimizer's sweep takes 0.88 / 0.5 as long.
+  const sim::ModelSpec r50 = sim::make_resnet50();
+  CHECK(sim::optimizer_time(r50, half.cluster.instance.gpu, sim::Optimizer::sgd).seconds() ==
+        Approx(sim::optimizer_time(r50, gpu, sim::Optimizer::sgd).seconds() * 0.88 / 0.5));
+  CHECK_THAT(error_of(replace(kGood, "  nodes: [1, 2]\n", "  nodes: [1, 2]\n  overrides: {efficiency: {hbm: 1.5}}\n")),
+             Catch::Contains("cluster.overrides.efficiency.hbm"));
 }
 
 TEST_CASE("several errors are all reported")
