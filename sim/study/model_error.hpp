@@ -3,7 +3,7 @@
 // at an assumed value, whose size the project measured on public data; the central prediction
 // is never moved towards that data, only the band widened.
 //
-//   - the roofline at its default efficiency: compute x exp(N(0, 0.63^2)) (29 single-GPU steps);
+//   - the roofline at its default efficiency: compute x exp(N(0, 0.60^2)) (29 single-GPU steps);
 //   - the one-node loss: each GPU's compute x exp(N(0, 0.054^2)) on rows with more than one GPU
 //     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against 97-100% modelled
 //     with the slowest GPU charged);

@@ -82,7 +82,7 @@ TEST_CASE("the roofline's default carries its measured error as a band, a measur
   const ScenarioReport dflt = predict(spec(""), RunOptions{}, kDefaultSamples);
   REQUIRE(dflt.results[0].step_band.set);
   CHECK(said(dflt));
-  // Compute-bound: the band spans about the roofline's p10-p90 (x0.45-2.24 of compute), centred on it.
+  // Compute-bound: the band spans about the roofline's p10-p90 (x0.46-2.16 of compute), centred on it.
   const ConfigResult& one = dflt.results[0];
   CHECK(one.step_band.p10 < 0.7 * one.step_time_s);
   CHECK(one.step_band.p90 > 1.5 * one.step_time_s);
