@@ -135,6 +135,13 @@ class IterationRun {
       // then work on one buffer while the GPUs move the next (docs/model.md, "Herring and the
       // parameter server"); one part on stream 0 for everything else, as NCCL runs on one stream.
       std::vector<algo::CoarseSchedule> parts = algo::split_by_side(p.schedule);
+      // Horovod copies a response of several tensors into its fusion buffer before the collective
+      // and back out after it, on the same stream (horovod/common/ops/nccl_operations.cc,
+      // NCCLAllreduce::Execute: MemcpyInFusionBuffer, ncclAllReduce, MemcpyOutFusionBuffer when
+      // entries.size() > 1; one tensor is reduced from its input into its output, no copy): read +
+      // write each way, 4 x the buffer's bytes at HBM rate, paid once per collective.
+      if (s_.overheads.fusion_copy_hbm.bytes_per_s > 0 && plan[b].tensors.size() > 1)
+        parts.front().fixed_latency += transfer_time(4.0 * plan[b].bytes.as_double(), s_.overheads.fusion_copy_hbm);
       first_job.push_back(jobs.size());
       for (std::size_t k = 0; k < parts.size(); ++k) {
         CollectiveJob job;

@@ -47,6 +47,9 @@ struct IterationOverheads {
   double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
   Time launch{0};                      // per collective, before it can start
   Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
+  // Horovod's fusion-buffer copies at this rate: a response of several tensors is copied into the
+  // buffer and back out around its collective, on the collective's stream; 0: none.
+  Bandwidth fusion_copy_hbm{0};
   bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
 };
 

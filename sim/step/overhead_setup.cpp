@@ -36,6 +36,7 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
   if (traits(ctx.framework).path == GradientPath::horovod_fusion && n > 1) {
+    o.fusion_copy_hbm = gpu.hbm;
     std::size_t tensors = 0;  // Horovod caches one response per gradient tensor
     for (const Layer& l : setup.model->layers)
       for (const Tensor& t : l.params) tensors += t.grad ? 1 : 0;

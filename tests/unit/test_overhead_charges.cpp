@@ -109,6 +109,46 @@ TEST_CASE("overheads charged: Horovod's buffers move by how much later their gra
   CHECK(r.step.us() == Approx(2350));         // 2300 + 50 optimizer
 }
 
+TEST_CASE("overheads charged: Horovod copies a fused buffer in and out on its stream, a lone tensor not")
+{
+  // A backend whose collective takes 150 us plus the schedule's once-per-collective time, where
+  // the iteration puts Horovod's fusion-buffer copies.
+  class Backend final : public NetworkBackend {
+   public:
+    std::string_view name() const override { return "fixed+latency"; }
+    std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
+    {
+      std::vector<JobTiming> out;
+      Time free{0};
+      for (const CollectiveJob& j : jobs) {
+        const Time start = max(j.ready, free);
+        free = start + Time::from_us(150) + j.schedule.fixed_latency;
+        out.push_back({start, free});
+      }
+      return out;
+    }
+    Time run_steps(const algo::StepSchedule&) override { return Time::from_us(150); }
+  } net;
+  test::Toy toy;
+  IterationSetup s = toy.setup(&net);
+  s.framework.framework = Framework::horovod;
+  s.framework.cycle_time = Time::from_us(300);
+  s.framework.fusion_threshold = Bytes{8000};  // two tensors fit
+  s.framework.cycle_phase = Time{0};
+  s.overheads.fusion_copy_hbm = Bandwidth{4e9};
+  const IterationResult r = simulate_iteration(s);
+  // Ticks at 600 (l0 alone), 900 (l1 alone), 1200 (l2 and l3 fused: 8000 B, copied in and out,
+  // read + write each way: 32000 B at 4 GB/s = 8 us on the collective's stream).
+  REQUIRE(r.buckets.size() == 3);
+  CHECK((r.buckets[0].end - r.buckets[0].start).us() == Approx(150));
+  CHECK((r.buckets[1].end - r.buckets[1].start).us() == Approx(150));
+  CHECK(r.buckets[2].start.us() == Approx(1200));
+  CHECK((r.buckets[2].end - r.buckets[2].start).us() == Approx(158));
+  CHECK(r.step.us() == Approx(1408));  // 1358 + 50 optimizer
+  s.overheads.fusion_copy_hbm = Bandwidth{0};
+  CHECK(simulate_iteration(s).step.us() == Approx(1400));
+}
+
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
 {
   test::Toy toy;
