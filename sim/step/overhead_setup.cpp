@@ -33,6 +33,22 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   const bool cudnn_nhwc_bn = ctx.channels_last && setup.model->batch_norm && ctx.precision != Precision::bf16;
   if (n > 1) o.serialized = spec.cooperative_kernels.value_or(cudnn_nhwc_bn);
   if (n > 1 && traits(ctx.framework).path == GradientPath::ddp_buckets && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
+  // fp16 compression of 4-byte gradients runs casts the collective does not: DDP's
+  // fp16_compress_hook (torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py) runs
+  // `bucket.buffer().to(torch.float16).div_(world_size)` (read 4 + write 2, then read 2 + write 2)
+  // in the hook and `copy_` back (read 2 + write 4) when the all-reduce completes; Horovod's
+  // FP16Compressor (horovod/torch/compression.py) casts each gradient to fp16 in its hook (4 + 2)
+  // and back in synchronize() (2 + 4). On 2-byte gradients the casts are no copies, and DDP's hook
+  // still divides in place (read 2 + write 2; without a hook the Reducer folds the division into
+  // its copy into the bucket).
+  const GradientPath path = traits(ctx.framework).path;
+  const bool wide = setup.framework.bytes_per_element > 2;
+  if (n > 1 && setup.framework.fp16_compress &&
+      (path == GradientPath::ddp_buckets || (path == GradientPath::horovod_fusion && wide))) {
+    o.cast_hbm = gpu.hbm;
+    o.cast_in_bytes = path == GradientPath::horovod_fusion ? 6 : wide ? 10 : 4;
+    o.cast_out_bytes = wide ? 6 : 0;
+  }
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
   if (traits(ctx.framework).path == GradientPath::horovod_fusion && n > 1) {

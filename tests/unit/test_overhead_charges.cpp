@@ -9,6 +9,8 @@
 #include "sim/step/iteration.hpp"
 #include "sim/step/overheads.hpp"
 #include "sim/step/reducers.hpp"
+#include "sim/study/scenario.hpp"
+#include "sim/study/twin.hpp"
 
 using namespace ddpsim;
 using namespace ddpsim::sim;
@@ -147,6 +149,43 @@ TEST_CASE("overheads charged: Horovod copies a fused buffer in and out on its st
   CHECK(r.step.us() == Approx(1408));  // 1358 + 50 optimizer
   s.overheads.fusion_copy_hbm = Bandwidth{0};
   CHECK(simulate_iteration(s).step.us() == Approx(1400));
+}
+
+TEST_CASE("overheads charged: fp16 compression casts before the collectives and back after them")
+{
+  test::Toy toy;
+  test::FixedBackend net(Time::from_us(150));
+  IterationSetup s = toy.setup(&net);
+  s.framework.bytes_per_element = 4;
+  s.framework.fp16_compress = true;
+  s.overheads.cast_hbm = Bandwidth{4e9};  // DDP's hook: 10 B per element in, 6 B out
+  s.overheads.cast_in_bytes = 10;
+  s.overheads.cast_out_bytes = 6;
+  const IterationResult r = simulate_iteration(s);
+  // 1000 elements per layer: 2.5 us of casts on the compute stream as each gradient is produced
+  // (ready at 602.5, 805, 1007.5, 1210 us); the last bucket ends at 1360, 6 us of casts back, then
+  // the optimizer.
+  REQUIRE(r.buckets.size() == 4);
+  CHECK(r.buckets[0].ready.us() == Approx(602.5));
+  CHECK(r.buckets.back().ready.us() == Approx(1210));
+  CHECK(r.step.us() == Approx(1416));
+  CHECK(r.bucket_copy.us() == Approx(16));
+
+  // Through a scenario: the hook on fp32 gradients adds (10 + 6) B per parameter at the GPU's
+  // achievable HBM (p4d: A100 40GB, 1,555 GB/s x 0.88); on bf16 gradients (2 B) only the hook's
+  // in-place division is left, 4 B per parameter.
+  auto run = [](const std::string& training) {
+    const ScenarioSpec spec = app::parse_scenario(
+        "s.yaml", "name: t\ncluster: {instance: p4d.24xlarge, nodes: [2]}\nmodel: {preset: resnet50}\n"
+                  "training: {framework: pytorch-ddp, batch_per_gpu: 64, samples: 10000, " + training + "}\n",
+        test::catalog());
+    return predict(spec, RunOptions{}, 0).results[0];
+  };
+  const double casts = 16.0 * 25'557'032 / (1555e9 * 0.88);
+  CHECK(run("precision: fp32, comm_hook: fp16").bucket_copy_s - run("precision: fp32").bucket_copy_s ==
+        Approx(casts).epsilon(1e-6));
+  CHECK(run("precision: bf16, comm_hook: fp16").bucket_copy_s - run("precision: bf16").bucket_copy_s ==
+        Approx(4.0 * 25'557'032 / (1555e9 * 0.88)).epsilon(1e-6));
 }
 
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
