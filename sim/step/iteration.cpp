@@ -40,15 +40,15 @@ class IterationRun {
         copy_in_[l] = transfer_time(2.0 * grads, o.copy_hbm);  // in: read + write (half of bucket_copy_time)
         copy_out_ += copy_in_[l];                              // out: the other half, after the reductions
       }
-      if (o.cast_hbm.bytes_per_s > 0) {  // fp16 compression's casts, the same way round
-        const Time in = transfer_time(o.cast_in_bytes * static_cast<double>(elements), o.cast_hbm);
+      if (o.grad_pass_hbm.bytes_per_s > 0) {  // casts and divisions, the same way round
+        const Time in = transfer_time(o.grad_pass_in_bytes * static_cast<double>(elements), o.grad_pass_hbm);
         copy_in_[l] += in;
-        casts_ += in;
-        cast_out_ += transfer_time(o.cast_out_bytes * static_cast<double>(elements), o.cast_hbm);
+        passes_ += in;
+        pass_out_ += transfer_time(o.grad_pass_out_bytes * static_cast<double>(elements), o.grad_pass_hbm);
       }
       copy_in_total_ += copy_in_[l];
     }
-    casts_ += cast_out_;
+    passes_ += pass_out_;
     reducer_ = make_reducer(model_, horovod_phase());
   }
 
@@ -279,7 +279,7 @@ class IterationRun {
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_ + cast_out_;
+      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_ + pass_out_;
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
     }
@@ -291,7 +291,7 @@ class IterationRun {
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
     if (!interference_.empty()) r.interference = interference_[slowest];
-    r.bucket_copy = copy_out_ * 2 + casts_;
+    r.bucket_copy = copy_out_ * 2 + passes_;
     r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
     r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
     // How much later the last gradients reach the collectives than the fastest class has them.
@@ -306,7 +306,7 @@ class IterationRun {
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
     if (timeline_) {
-      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_ + cast_out_;
+      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_ + pass_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
       // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).
@@ -353,8 +353,8 @@ class IterationRun {
   std::vector<Time> backward_end_;      // per class, with bucket copies and interference
   std::vector<Time> copy_in_;           // per layer: DDP's copy of its gradients into the bucket
   Time copy_out_{0};                    // DDP's copy of all buckets back into the gradients
-  Time cast_out_{0};                    // fp16 compression's casts back to fp32, after the reductions
-  Time casts_{0};                       // all of fp16 compression's casts (in the bucket_copy result)
+  Time pass_out_{0};                    // the passes after the reductions (casts back to fp32)
+  Time passes_{0};                      // all passes (in the bucket_copy result)
   Time copy_in_total_{0};               // the sum of copy_in_
   std::vector<Time> interference_;      // per class
   std::vector<BucketTiming> buckets_;

@@ -50,12 +50,13 @@ struct IterationOverheads {
   // Horovod's fusion-buffer copies at this rate: a response of several tensors is copied into the
   // buffer and back out around its collective, on the collective's stream; 0: none.
   Bandwidth fusion_copy_hbm{0};
-  // fp16 compression of fp32 gradients (DDP's fp16_compress_hook, Horovod's Compression.fp16): the
-  // casts' HBM bytes per gradient element before the collective (on the compute stream, as each
-  // gradient is produced) and after it (before the optimizer), at this rate; 0: none.
-  Bandwidth cast_hbm{0};
-  double cast_in_bytes = 0;
-  double cast_out_bytes = 0;
+  // Passes over the gradients outside the bucket copies: fp16 compression's casts (DDP's comm hooks,
+  // Horovod's Compression.fp16) and DDP's in-place division of bucket views. HBM bytes per gradient
+  // element before the collective (on the compute stream, as each gradient is produced) and after
+  // it (before the optimizer), at this rate; 0: none.
+  Bandwidth grad_pass_hbm{0};
+  double grad_pass_in_bytes = 0;
+  double grad_pass_out_bytes = 0;
   bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
 };
 

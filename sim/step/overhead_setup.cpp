@@ -45,9 +45,16 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   const bool wide = setup.framework.bytes_per_element > 2;
   if (n > 1 && setup.framework.fp16_compress &&
       (path == GradientPath::ddp_buckets || (path == GradientPath::horovod_fusion && wide))) {
-    o.cast_hbm = gpu.hbm;
-    o.cast_in_bytes = path == GradientPath::horovod_fusion ? 6 : wide ? 10 : 4;
-    o.cast_out_bytes = wide ? 6 : 0;
+    o.grad_pass_hbm = gpu.hbm;
+    o.grad_pass_in_bytes = path == GradientPath::horovod_fusion ? 6 : wide ? 10 : 4;
+    o.grad_pass_out_bytes = wide ? 6 : 0;
+  } else if (n > 1 && path == GradientPath::ddp_buckets && ctx.gradient_as_bucket_view) {
+    // Bucket views save DDP's copies, not its averaging: with no hook the Reducer divides each
+    // gradient in place where it would have divided while copying (reducer.cpp
+    // mark_variable_ready_dense: `bucket_view.div_(div_factor_)` when grad is an alias of the
+    // bucket view): read + write, on the compute stream.
+    o.grad_pass_hbm = gpu.hbm;
+    o.grad_pass_in_bytes = 2.0 * setup.framework.bytes_per_element;
   }
   const double per_param = spec.optimizer_bytes_per_param.value_or(optimizer_bytes_per_param(ctx.optimizer, ctx.precision));
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);

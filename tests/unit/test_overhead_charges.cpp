@@ -151,16 +151,16 @@ TEST_CASE("overheads charged: Horovod copies a fused buffer in and out on its st
   CHECK(simulate_iteration(s).step.us() == Approx(1400));
 }
 
-TEST_CASE("overheads charged: fp16 compression casts before the collectives and back after them")
+TEST_CASE("overheads charged: fp16 compression casts around the collectives, bucket views still divide")
 {
   test::Toy toy;
   test::FixedBackend net(Time::from_us(150));
   IterationSetup s = toy.setup(&net);
   s.framework.bytes_per_element = 4;
   s.framework.fp16_compress = true;
-  s.overheads.cast_hbm = Bandwidth{4e9};  // DDP's hook: 10 B per element in, 6 B out
-  s.overheads.cast_in_bytes = 10;
-  s.overheads.cast_out_bytes = 6;
+  s.overheads.grad_pass_hbm = Bandwidth{4e9};  // DDP's hook: 10 B per element in, 6 B out
+  s.overheads.grad_pass_in_bytes = 10;
+  s.overheads.grad_pass_out_bytes = 6;
   const IterationResult r = simulate_iteration(s);
   // 1000 elements per layer: 2.5 us of casts on the compute stream as each gradient is produced
   // (ready at 602.5, 805, 1007.5, 1210 us); the last bucket ends at 1360, 6 us of casts back, then
@@ -186,6 +186,11 @@ TEST_CASE("overheads charged: fp16 compression casts before the collectives and 
         Approx(casts).epsilon(1e-6));
   CHECK(run("precision: bf16, comm_hook: fp16").bucket_copy_s - run("precision: bf16").bucket_copy_s ==
         Approx(4.0 * 25'557'032 / (1555e9 * 0.88)).epsilon(1e-6));
+  // Bucket views save the copies (4 B read + written each way per fp32 gradient), not the Reducer's
+  // in-place division (one read + write).
+  const double per_byte = 25'557'032 * 4.0 / (1555e9 * 0.88);
+  CHECK(run("precision: fp32").bucket_copy_s == Approx(4 * per_byte).epsilon(1e-6));
+  CHECK(run("precision: fp32, gradient_as_bucket_view: true").bucket_copy_s == Approx(2 * per_byte).epsilon(1e-6));
 }
 
 TEST_CASE("overheads charged: NCCL's channels take SMs from overlapped compute")
