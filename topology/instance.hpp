@@ -33,6 +33,11 @@ struct GpuSpec {
   Bandwidth hbm;
   Bandwidth hbm_datasheet;
   double hbm_efficiency = 1;
+  void set_hbm_efficiency(double e)
+  {
+    hbm_efficiency = e;
+    hbm = Bandwidth{hbm_datasheet.bytes_per_s * e};
+  }
   int compute_capability = 0;  // CUDA compute capability x 10 (V100 70, A100 80, H100 90); 0 unknown
   int sm_count = 0;            // streaming multiprocessors (NCCL runs one CTA per channel on its own); 0 unknown
   int nccl_ctas = 0;           // CTAs (channels) NCCL launches per collective in an 8-GPU node; 0 unknown

@@ -23,8 +23,7 @@ GpuSpec read_gpu(Reader& r, const YAML::Node& n, const std::string& path, const 
   g.fp16_tflops = r.number(n, path, "fp16_tflops", false, 0, 1e6).value_or(0);
   g.bf16_tflops = r.number(n, path, "bf16_tflops", false, 0, 1e6).value_or(0);
   g.hbm_datasheet = r.bandwidth(n, path, "hbm", true).value_or(Bandwidth{1});
-  g.hbm_efficiency = r.number(n, path, "hbm_efficiency", false, 0.01, 1).value_or(1);
-  g.hbm = Bandwidth{g.hbm_datasheet.bytes_per_s * g.hbm_efficiency};
+  g.set_hbm_efficiency(r.number(n, path, "hbm_efficiency", false, 0.01, 1).value_or(1));
   // Written as NVIDIA does ("7.0", "9.0"); kept x10 as NCCL's minCompCap is.
   if (auto cc = r.number(n, path, "compute_capability", false, 1.0, 20.0))
     g.compute_capability = static_cast<int>(*cc * 10 + 0.5);
@@ -140,10 +139,7 @@ void read_instance_fields(Reader& r, const YAML::Node& n, const std::string& pat
     set(r.number(eff, ep, "cpu_interconnect", false, 0.01, 1), s.efficiency.cpu_interconnect);
     set(r.number(eff, ep, "nic", false, 0.01, 1), s.efficiency.nic);
     set(r.number(eff, ep, "nvls", false, 0.01, 1), s.efficiency.nvls);
-    if (auto hbm = r.number(eff, ep, "hbm", false, 0.01, 1)) {  // the GPU's, not a link's
-      s.gpu.hbm_efficiency = *hbm;
-      s.gpu.hbm = Bandwidth{s.gpu.hbm_datasheet.bytes_per_s * *hbm};
-    }
+    if (auto hbm = r.number(eff, ep, "hbm", false, 0.01, 1)) s.gpu.set_hbm_efficiency(*hbm);  // the GPU's, not a link's
   }
 
   // Cross-field checks, where a wrong combination would break the topology.

@@ -30,25 +30,24 @@ class IterationRun {
         copy_in_(model_.layers.size())
   {
     // DDP copies each gradient into its bucket as autograd produces it (reducer.cpp
-    // mark_variable_ready_dense): read + write of the layer's gradient bytes on the compute stream.
+    // mark_variable_ready_dense): read + write of the layer's gradient bytes on the compute stream,
+    // and back after the reductions. Casts and in-place divisions (grad_pass_*) go the same way.
     const IterationOverheads& o = s_.overheads;
-    for (std::size_t l = 0; l < model_.layers.size(); ++l) {
-      std::uint64_t elements = 0;
-      for (const Tensor& t : model_.layers[l].params) elements += t.grad ? t.numel : 0;
-      if (o.copy_hbm.bytes_per_s > 0) {
-        const double grads = static_cast<double>(elements) * s_.framework.bytes_per_element;
-        copy_in_[l] = transfer_time(2.0 * grads, o.copy_hbm);  // in: read + write (half of bucket_copy_time)
-        copy_out_ += copy_in_[l];                              // out: the other half, after the reductions
+    if (o.copy_hbm.bytes_per_s > 0 || o.grad_pass_hbm.bytes_per_s > 0)
+      for (std::size_t l = 0; l < model_.layers.size(); ++l) {
+        std::uint64_t elements = 0;
+        for (const Tensor& t : model_.layers[l].params) elements += t.grad ? t.numel : 0;
+        const double n = static_cast<double>(elements);
+        if (o.copy_hbm.bytes_per_s > 0) {
+          const Time copy = transfer_time(2.0 * n * s_.framework.bytes_per_element, o.copy_hbm);
+          copy_in_[l] += copy;
+          copy_out_ += copy;
+        }
+        if (o.grad_pass_hbm.bytes_per_s > 0) {
+          copy_in_[l] += transfer_time(o.grad_pass_in_bytes * n, o.grad_pass_hbm);
+          copy_out_ += transfer_time(o.grad_pass_out_bytes * n, o.grad_pass_hbm);
+        }
       }
-      if (o.grad_pass_hbm.bytes_per_s > 0) {  // casts and divisions, the same way round
-        const Time in = transfer_time(o.grad_pass_in_bytes * static_cast<double>(elements), o.grad_pass_hbm);
-        copy_in_[l] += in;
-        passes_ += in;
-        pass_out_ += transfer_time(o.grad_pass_out_bytes * static_cast<double>(elements), o.grad_pass_hbm);
-      }
-      copy_in_total_ += copy_in_[l];
-    }
-    passes_ += pass_out_;
     reducer_ = make_reducer(model_, horovod_phase());
   }
 
@@ -75,6 +74,13 @@ class IterationRun {
   }
 
  private:
+  Time copies_in() const
+  {
+    Time sum{0};
+    for (Time t : copy_in_) sum += t;
+    return sum;
+  }
+
   // Horovod's background thread is not synchronised with the training loop: from step to step its
   // cycles fall at another phase of the step (horovod/common/operations.cc RunLoopOnce sleeps until
   // the last cycle's start + HOROVOD_CYCLE_TIME, whatever the step does), so the last gradient waits on average
@@ -89,7 +95,7 @@ class IterationRun {
     Time last{0};
     for (const RankClass& c : classes_)
       last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale));
-    last += copy_in_total_;  // the per-layer copies into the buckets (and casts) on the compute stream
+    last += copies_in();  // the per-layer copies into the buckets (and casts) on the compute stream
     const Time cycle = horovod_cycle_time(o);
     o.cycle_phase = last + Time{cycle.ps / 2};  // the reducer takes it modulo the cycle
     return o;
@@ -279,7 +285,7 @@ class IterationRun {
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_ + pass_out_;
+      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_;
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
     }
@@ -291,7 +297,7 @@ class IterationRun {
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
     if (!interference_.empty()) r.interference = interference_[slowest];
-    r.bucket_copy = copy_out_ * 2 + passes_;
+    r.bucket_copy = copies_in() + copy_out_;
     r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
     r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
     // How much later the last gradients reach the collectives than the fastest class has them.
@@ -306,7 +312,7 @@ class IterationRun {
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
     if (timeline_) {
-      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_ + pass_out_;
+      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
       // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).
@@ -351,11 +357,8 @@ class IterationRun {
   std::vector<std::vector<Part>> parts_;
   std::vector<Time> backward_start_;    // per class
   std::vector<Time> backward_end_;      // per class, with bucket copies and interference
-  std::vector<Time> copy_in_;           // per layer: DDP's copy of its gradients into the bucket
-  Time copy_out_{0};                    // DDP's copy of all buckets back into the gradients
-  Time pass_out_{0};                    // the passes after the reductions (casts back to fp32)
-  Time passes_{0};                      // all passes (in the bucket_copy result)
-  Time copy_in_total_{0};               // the sum of copy_in_
+  std::vector<Time> copy_in_;           // per layer, on the compute stream: DDP's copy into the bucket, casts
+  Time copy_out_{0};                    // after the reductions: DDP's copies back into the gradients, casts back
   std::vector<Time> interference_;      // per class
   std::vector<BucketTiming> buckets_;
   Time comm_end_{0};
