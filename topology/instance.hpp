@@ -29,7 +29,7 @@ struct GpuSpec {
   double fp16_tflops = 0;  // dense, tensor cores
   double bf16_tflops = 0;  // dense, tensor cores (0 = not supported)
   // HBM: the rate a streaming kernel reaches (the datasheet's x hbm_efficiency), which every
-  // memory-bound cost uses; the datasheet's figure is kept for display.
+  // memory-bound cost uses; the datasheet's figure is kept so that an override rescales it.
   Bandwidth hbm;
   Bandwidth hbm_datasheet;
   double hbm_efficiency = 1;
