@@ -45,7 +45,7 @@ class IterationRun {
         }
         if (o.grad_pass_hbm.bytes_per_s > 0) {
           copy_in_[l] += transfer_time(o.grad_pass_in_bytes * n, o.grad_pass_hbm);
-          copy_out_ += transfer_time(o.grad_pass_out_bytes * n, o.grad_pass_hbm);
+          if (!o.grad_pass_out_per_bucket) copy_out_ += transfer_time(o.grad_pass_out_bytes * n, o.grad_pass_hbm);
         }
       }
     reducer_ = make_reducer(model_, horovod_phase());
@@ -78,6 +78,37 @@ class IterationRun {
   {
     Time sum{0};
     for (Time t : copy_in_) sum += t;
+    return sum;
+  }
+
+  // DDP's comm hook decompresses each bucket in its future's callback, which PyTorch runs on a
+  // stream from its pool that waits for the collective (torch/futures/__init__.py, Future.then:
+  // "invoked with some dedicated streams set as current (fetched from a global pool) which will be
+  // synchronized with those kernels"; the hook's `decompress` in ddp_comm_hooks/default_hooks.py):
+  // so each bucket's cast back runs right after its own collective, beside the next ones and
+  // backward, not after all of them. 0 where the framework pays it at the end (copy_out_).
+  Time passes_after(const CommJob& job) const
+  {
+    const IterationOverheads& o = s_.overheads;
+    if (!o.grad_pass_out_per_bucket || o.grad_pass_hbm.bytes_per_s <= 0) return Time{0};
+    std::uint64_t elements = 0;
+    for (const TensorRef& t : job.tensors) elements += model_.layers[t.layer].params[t.tensor].numel;
+    return transfer_time(o.grad_pass_out_bytes * static_cast<double>(elements), o.grad_pass_hbm);
+  }
+
+  // When every reduction is done and its result is back in the buckets: the last collective's
+  // end, or a bucket's cast back after its collective if that ends later.
+  Time reductions_done() const
+  {
+    Time done = comm_end_;
+    for (std::size_t b = 0; b < buckets_.size(); ++b) done = max(done, buckets_[b].end + bucket_out_[b]);
+    return done;
+  }
+
+  Time passes_after_total() const
+  {
+    Time sum{0};
+    for (Time t : bucket_out_) sum += t;
     return sum;
   }
 
@@ -158,6 +189,7 @@ class IterationRun {
       // write each way, 4 x the buffer's bytes at HBM rate, paid once per collective.
       if (s_.overheads.fusion_copy_hbm.bytes_per_s > 0 && plan[b].tensors.size() > 1)
         parts.front().fixed_latency += transfer_time(4.0 * plan[b].bytes.as_double(), s_.overheads.fusion_copy_hbm);
+      bucket_out_.push_back(passes_after(plan[b]));
       first_job.push_back(jobs.size());
       for (std::size_t k = 0; k < parts.size(); ++k) {
         CollectiveJob job;
@@ -285,7 +317,7 @@ class IterationRun {
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], comm_end_) + copy_out_;
+      const Time grads_done = max(backward_end_[c], reductions_done()) + copy_out_;
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
     }
@@ -297,7 +329,7 @@ class IterationRun {
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
     if (!interference_.empty()) r.interference = interference_[slowest];
-    r.bucket_copy = copies_in() + copy_out_;
+    r.bucket_copy = copies_in() + copy_out_ + passes_after_total();
     r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
     r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
     // How much later the last gradients reach the collectives than the fastest class has them.
@@ -312,7 +344,7 @@ class IterationRun {
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
     if (timeline_) {
-      const Time grads_done = max(backward_end_[0], comm_end_) + copy_out_;
+      const Time grads_done = max(backward_end_[0], reductions_done()) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
       // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).
@@ -359,6 +391,7 @@ class IterationRun {
   std::vector<Time> backward_end_;      // per class, with bucket copies and interference
   std::vector<Time> copy_in_;           // per layer, on the compute stream: DDP's copy into the bucket, casts
   Time copy_out_{0};                    // after the reductions: DDP's copies back into the gradients, casts back
+  std::vector<Time> bucket_out_;        // per bucket, right after its collective: DDP's hook casting back
   std::vector<Time> interference_;      // per class
   std::vector<BucketTiming> buckets_;
   Time comm_end_{0};

@@ -57,6 +57,11 @@ struct IterationOverheads {
   Bandwidth grad_pass_hbm{0};
   double grad_pass_in_bytes = 0;
   double grad_pass_out_bytes = 0;
+  // Where the bytes after the collective are paid: false, once at the end of the step, after every
+  // reduction (Horovod's Compression.fp16 decompresses in synchronize()); true, per bucket right
+  // after its collective, overlapping the rest (DDP's comm hook decompresses in its future's
+  // callback, on a stream of its own).
+  bool grad_pass_out_per_bucket = false;
   bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
 };
 

@@ -36,7 +36,8 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   // fp16 compression of 4-byte gradients runs casts the collective does not: DDP's
   // fp16_compress_hook (torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py) runs
   // `bucket.buffer().to(torch.float16).div_(world_size)` (read 4 + write 2, then read 2 + write 2)
-  // in the hook and `copy_` back (read 2 + write 4) when the all-reduce completes; Horovod's
+  // in the hook and `copy_` back (read 2 + write 4) in the future's callback, after each bucket's
+  // collective (iteration.cpp passes_after); Horovod's
   // FP16Compressor (horovod/torch/compression.py) casts each gradient to fp16 in its hook (4 + 2)
   // and back in synchronize() (2 + 4). On 2-byte gradients the casts are no copies, and DDP's hook
   // still divides in place (read 2 + write 2; without a hook the Reducer folds the division into
@@ -48,6 +49,7 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
     o.grad_pass_hbm = gpu.hbm;
     o.grad_pass_in_bytes = path == GradientPath::horovod_fusion ? 6 : wide ? 10 : 4;
     o.grad_pass_out_bytes = wide ? 6 : 0;
+    o.grad_pass_out_per_bucket = path == GradientPath::ddp_buckets;  // the hook's callback; Horovod's synchronize()
   } else if (n > 1 && path == GradientPath::ddp_buckets && ctx.gradient_as_bucket_view) {
     // Bucket views save DDP's copies, not its averaging: with no hook the Reducer divides each
     // gradient in place where it would have divided while copying (reducer.cpp
