@@ -75,6 +75,12 @@ struct NicSpec {
   // persistentSocketThread), taking vCPUs from the input pipeline (sim/step/loader.hpp). 0: none
   // (EFA, InfiniBand, or sockets driven by the proxy thread itself). Set by apply_transport.
   int spinning_threads = 0;
+  // Set by apply_transport where NCCL reaches an EFA device through its socket transport (no
+  // aws-ofi-nccl): the transport fields above are then NCCL's sockets, and `efa_gpudirect` keeps
+  // the device's own GPUDirect RDMA for a library that drives EFA through libfabric itself
+  // (SMDDP: libfabric_nic in topology/transport.hpp).
+  bool nccl_sockets_on_efa = false;
+  bool efa_gpudirect = false;
 };
 
 // Achievable fraction of line rate per link class: what a NCCL-style transfer can get out of a

@@ -113,7 +113,12 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
   apply_nccl_software(spec, t.software);
   if (uses_sockets(nic, t.software)) {
     // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
-    // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets).
+    // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets). An EFA device keeps
+    // its own GPUDirect for libraries that drive it directly (libfabric_nic).
+    if (nic.kind == "efa" && !nic.nccl_sockets_on_efa) {
+      nic.nccl_sockets_on_efa = true;
+      nic.efa_gpudirect = nic.gpudirect;
+    }
     nic.gpudirect = false;
     // NCCL_MIN_NRINGS rings each open a connection to the next node: the hop gets them all (the
     // model runs one channel per NIC between nodes, docs/model.md "Transports").
@@ -131,9 +136,22 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
   // aws-ofi-nccl over EFA (SRD sprays a connection over many paths: no per-flow cap), or verbs;
   // host-staged where the catalog says the NIC has no GPUDirect RDMA (p3dn: aws-ofi-nccl sets
   // gdr_required=false there, aws/aws-ofi-nccl #104).
+  nic = libfabric_nic(nic);
   nic.flow_cap = Bandwidth{0};
   nic.flows_per_connection = 1;
   nic.spinning_threads = 0;
+}
+
+NicSpec libfabric_nic(const NicSpec& nic)
+{
+  if (!nic.nccl_sockets_on_efa) return nic;
+  NicSpec efa = nic;
+  efa.nccl_sockets_on_efa = false;
+  efa.gpudirect = nic.efa_gpudirect;
+  efa.flow_cap = Bandwidth{0};
+  efa.flows_per_connection = 1;
+  efa.spinning_threads = 0;
+  return efa;
 }
 
 }  // namespace ddpsim

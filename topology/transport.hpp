@@ -141,4 +141,12 @@ bool uses_sockets(const NicSpec& nic, const SoftwareSpec& sw);
 // GPUDirect are host-staged (topology/routing.cpp). Apply once, to a catalog instance.
 void apply_transport(InstanceSpec& spec, const TransportSpec& t);
 
+// The NIC as a library that drives EFA through libfabric itself sees it: where NCCL has no
+// aws-ofi-nccl and so runs TCP sockets over an EFA device (NicSpec::nccl_sockets_on_efa), EFA's
+// own path (SRD, no per-flow cap, no socket threads, the device's GPUDirect RDMA); else `nic`.
+// SMDDP is such a library: it brings its own EFA transport and never loads NCCL's net plugin
+// (SageMaker's PyTorch 1.6 DLC, which shipped SMDDP 1.0.0, has neither aws-ofi-nccl nor the EFA
+// installer: aws/deep-learning-containers pytorch/training/docker/1.6.0/py3/cu110/Dockerfile.gpu).
+NicSpec libfabric_nic(const NicSpec& nic);
+
 }  // namespace ddpsim

@@ -22,6 +22,7 @@
 #include "sim/step/traced.hpp"  // issue 19
 #include "sim/study/whatif.hpp"  // issue 12
 #include "topology/rings.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::sim {
 
@@ -44,6 +45,16 @@ struct Config {
   bool compiled = false;  // issue 12: run on compiled_scenario(spec)
 };
 
+// The node as the framework's library drives it: SMDDP brings its own EFA transport, so a stack
+// without aws-ofi-nccl (NCCL on TCP sockets) leaves its network as EFA made it (libfabric_nic).
+InstanceSpec instance_for(Framework f, const InstanceSpec& inst)
+{
+  if (f != Framework::smddp || !inst.nic.nccl_sockets_on_efa) return inst;
+  InstanceSpec own = inst;
+  own.nic = libfabric_nic(inst.nic);
+  return own;
+}
+
 ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const RunOptions& options, Timeline* timeline)
 {
   const int nodes = cfg.nodes;
@@ -51,7 +62,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   ScenarioSpec per_row;  // training.global_batch: this row's accumulation steps (global_batch.hpp)
   const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
   const InstanceSpec& inst = spec.cluster.instance;
-  const Topology topo(inst, nodes, gpn, spec.cluster.fabric);
+  const Topology topo(instance_for(cfg.framework, inst), nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network =
       options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
   network->set_timeline(timeline);

@@ -263,3 +263,42 @@ TEST_CASE("transport: in a Kubernetes pod NCCL sees a veth, detects no AWS NIC a
   CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + ", pod_network: maybe" + rest, catalog()),
                     Catch::Contains("cluster.pod_network"));
 }
+
+TEST_CASE("transport: SMDDP drives EFA itself, so a stack without aws-ofi-nccl moves NCCL to sockets, not SMDDP")
+{
+  // p4d has GPUDirect RDMA over EFA: NCCL without the plugin runs TCP sockets (host-staged, a
+  // per-flow cap); the EFA path a libfabric library sees keeps the device's GPUDirect, no cap.
+  InstanceSpec p4d = instance("p4d.24xlarge");
+  TransportSpec t;
+  t.software.aws_ofi_nccl = "none";
+  apply_transport(p4d, t);
+  CHECK_FALSE(p4d.nic.gpudirect);
+  CHECK(p4d.nic.flow_cap.bytes_per_s > 0);
+  CHECK(p4d.nic.nccl_sockets_on_efa);
+  const NicSpec efa = libfabric_nic(p4d.nic);
+  CHECK(efa.gpudirect);
+  CHECK(efa.flow_cap.bytes_per_s == 0);
+  CHECK(efa.flows_per_connection == 1);
+  CHECK(efa.spinning_threads == 0);
+  // Applying a plugin afterwards restores the device's own path; ENA is never EFA.
+  apply_transport(p4d, TransportSpec{});
+  CHECK(p4d.nic.gpudirect);
+  CHECK_FALSE(p4d.nic.nccl_sockets_on_efa);
+  InstanceSpec p3 = instance("p3.16xlarge");
+  apply_transport(p3, t);
+  CHECK_FALSE(p3.nic.nccl_sockets_on_efa);
+  CHECK(libfabric_nic(p3.nic).flow_cap.bytes_per_s == p3.nic.flow_cap.bytes_per_s);
+
+  // Through a scenario on 2 x p4d: `aws_ofi_nccl: none` reprices PyTorch DDP's collectives (NCCL
+  // over TCP: no plugin forcing Simple, a per-flow cap, host staging) and leaves SMDDP's step as
+  // it was with the plugin (SageMaker's PyTorch 1.6 DLC shipped SMDDP and no plugin).
+  auto run = [](const std::string& framework, const std::string& software) {
+    const std::string text = "name: t\ncluster: {instance: p4d.24xlarge, nodes: [2]}\nmodel: {preset: bert-large, seq_len: 128}\n"
+                             "training: {framework: " + framework + ", batch_per_gpu: 32, precision: fp16, samples: 100000}\n" + software;
+    return sim::predict(app::parse_scenario("s.yaml", text, catalog())).results.at(0);
+  };
+  const std::string none = "software: {aws_ofi_nccl: none}\n";
+  CHECK(run("smddp", none).step_time_s == run("smddp", "").step_time_s);
+  CHECK(run("smddp", none).comm_s == run("smddp", "").comm_s);
+  CHECK(run("pytorch-ddp", none).comm_s != Approx(run("pytorch-ddp", "").comm_s).epsilon(0.01));
+}
