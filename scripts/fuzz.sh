@@ -12,6 +12,9 @@
 #   FUZZ_RUNS=1000000 nice -n 19 scripts/fuzz.sh 14400      # a long campaign: commit its logs
 # (build/fuzz/findings/<target>.log) under fuzz/logs/ before docs/reliability.md cites its numbers.
 # The corpora in build/fuzz/corpus/ grow across runs (they are not committed).
+# The preset compiles -O2 with line tables only (-gline-tables-only, as OSS-Fuzz's clang builds do):
+# a report still names file and line, and the build takes about a tenth less time than with full
+# debug info (390 s -> 346 s on 2 cores, round 4 session 24).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
