@@ -74,6 +74,12 @@ err=$("$ddpsim" collective --instance p5.48xlarge --nodes 4 -b 256M -e 256M --so
   ! grep -q "tuner plugin" "$tmp/asof.txt" && say ok "--software as_of: noted, and no region tuner before aws-ofi-nccl 1.10" ||
   say fail "--software as_of: $err"
 check bad_as_of 2 "not a date" "$ddpsim" collective --instance p5.48xlarge --software as_of=2024
+# Herring (SMDDP) drives EFA itself: a stack without aws-ofi-nccl moves NCCL's ring to TCP, not it.
+herring() { "$ddpsim" collective --instance p3dn.24xlarge --nodes 2 -b 64M -e 64M --format csv "$@" 2>/dev/null | tail -1; }
+[ "$(herring --algorithm herring)" = "$(herring --algorithm herring --software aws_ofi_nccl=none)" ] &&
+  [ "$(herring --algorithm ring)" != "$(herring --algorithm ring --software nccl=2.4.6,aws_ofi_nccl=none)" ] &&
+  say ok "--software aws_ofi_nccl=none: NCCL's ring repriced, SMDDP's herring not" ||
+  say fail "herring with and without aws-ofi-nccl: $(herring --algorithm herring) / $(herring --algorithm herring --software aws_ofi_nccl=none)"
 # A Kubernetes pod's veth: NCCL detects no AWS NIC, one socket per connection (said on stderr).
 "$ddpsim" collective --instance p3.16xlarge --nodes 2 -b 256M -e 256M --format csv >"$tmp/host.csv" 2>/dev/null
 err=$("$ddpsim" collective --instance p3.16xlarge --nodes 2 -b 256M -e 256M --format csv --software pod_network=true 2>&1 >"$tmp/pod.csv")
