@@ -81,6 +81,10 @@ struct NicSpec {
   // (SMDDP: libfabric_nic in topology/transport.hpp).
   bool nccl_sockets_on_efa = false;
   bool efa_gpudirect = false;
+  // What one TCP flow between nodes gets, whoever opens it: EC2's per-flow limit on an AWS NIC
+  // (5 Gbps, 10 inside a cluster placement group); 0: no cap. Set by apply_transport; NCCL's
+  // sockets open several per connection (flow_cap), Gloo one per peer (tcp_nic).
+  Bandwidth tcp_flow_cap{0};
 };
 
 // Achievable fraction of line rate per link class: what a NCCL-style transfer can get out of a

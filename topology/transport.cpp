@@ -111,6 +111,7 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
 {
   NicSpec& nic = spec.nic;
   apply_nccl_software(spec, t.software);
+  nic.tcp_flow_cap = aws_nic(nic) ? ec2_flow_limit(t.placement_group) : Bandwidth{0};
   if (uses_sockets(nic, t.software)) {
     // NCCL's socket transport: TCP over ENA (an EFA device also carries ENA traffic). Bytes go
     // GPU -> host buffer -> kernel socket -> NIC (no GPUDirect over sockets). An EFA device keeps
@@ -123,7 +124,7 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
     // NCCL_MIN_NRINGS rings each open a connection to the next node: the hop gets them all (the
     // model runs one channel per NIC between nodes, docs/model.md "Transports").
     nic.flows_per_connection = nccl_sockets_per_connection(t.software, nic, !t.pod_network) * std::max(1, t.software.min_nrings);
-    nic.flow_cap = aws_nic(nic) ? ec2_flow_limit(t.placement_group) : Bandwidth{0};
+    nic.flow_cap = nic.tcp_flow_cap;
     // Threads that spin while a collective crosses nodes: NCCL's search finds one ring per NIC
     // here and doubles every channel (src/graph/connect.cc, v2.21.5-1: "Duplication should be
     // complete now", nChannels * 2), NCCL_MIN_NRINGS raises that; each channel has a send and a
@@ -140,6 +141,17 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
   nic.flow_cap = Bandwidth{0};
   nic.flows_per_connection = 1;
   nic.spinning_threads = 0;
+}
+
+NicSpec tcp_nic(const NicSpec& nic)
+{
+  NicSpec tcp = nic;
+  tcp.nccl_sockets_on_efa = false;
+  tcp.gpudirect = false;
+  tcp.flow_cap = nic.tcp_flow_cap;
+  tcp.flows_per_connection = 1;
+  tcp.spinning_threads = 0;
+  return tcp;
 }
 
 NicSpec libfabric_nic(const NicSpec& nic)

@@ -149,4 +149,11 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t);
 // installer: aws/deep-learning-containers pytorch/training/docker/1.6.0/py3/cu110/Dockerfile.gpu).
 NicSpec libfabric_nic(const NicSpec& nic);
 
+// The NIC as a library on the kernel's TCP with one socket per peer sees it: Gloo (its tcp
+// transport's Pair holds one socket, gloo/transport/tcp/pair.h `fd_`; PyTorch's ProcessGroupGloo
+// connects one context per device, one device unless GLOO_SOCKET_IFNAME names several). Bytes
+// bounce through host memory, and a connection between nodes is one flow: EC2's per-flow limit
+// (NicSpec::tcp_flow_cap) on an AWS NIC, EFA or not (TCP runs on the device's ENA side).
+NicSpec tcp_nic(const NicSpec& nic);
+
 }  // namespace ddpsim

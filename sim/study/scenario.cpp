@@ -45,14 +45,22 @@ struct Config {
   bool compiled = false;  // issue 12: run on compiled_scenario(spec)
 };
 
-// The node as the framework's library drives it: SMDDP brings its own EFA transport, so a stack
-// without aws-ofi-nccl (NCCL on TCP sockets) leaves its network as EFA made it (libfabric_nic).
+// The node as the framework's library drives it (topology/transport.hpp): SMDDP brings its own
+// EFA transport, so a stack without aws-ofi-nccl (NCCL on TCP sockets) leaves its network as EFA
+// made it; Gloo runs the kernel's TCP with one socket per peer whatever NCCL's stack.
 InstanceSpec instance_for(Framework f, const InstanceSpec& inst)
 {
-  if (f != Framework::smddp || !inst.nic.nccl_sockets_on_efa) return inst;
-  InstanceSpec own = inst;
-  own.nic = libfabric_nic(inst.nic);
-  return own;
+  if (f == Framework::smddp && inst.nic.nccl_sockets_on_efa) {
+    InstanceSpec own = inst;
+    own.nic = libfabric_nic(inst.nic);
+    return own;
+  }
+  if (f == Framework::gloo) {
+    InstanceSpec own = inst;
+    own.nic = tcp_nic(inst.nic);
+    return own;
+  }
+  return inst;
 }
 
 ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const RunOptions& options, Timeline* timeline)

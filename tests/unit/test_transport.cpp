@@ -302,3 +302,35 @@ TEST_CASE("transport: SMDDP drives EFA itself, so a stack without aws-ofi-nccl m
   CHECK(run("smddp", none).comm_s == run("smddp", "").comm_s);
   CHECK(run("pytorch-ddp", none).comm_s != Approx(run("pytorch-ddp", "").comm_s).epsilon(0.01));
 }
+
+TEST_CASE("transport: Gloo runs the kernel's TCP with one socket per peer, EC2's per-flow limit on every AWS NIC")
+{
+  // p3dn's EFA, aws-ofi-nccl loaded (the default): NCCL has no per-flow cap, Gloo's one socket does.
+  const InstanceSpec& p3dn = instance("p3dn.24xlarge");
+  REQUIRE(p3dn.nic.flow_cap.bytes_per_s == 0);
+  CHECK(p3dn.nic.tcp_flow_cap.bytes_per_s == Approx(5e9 / 8));
+  NicSpec gloo = tcp_nic(p3dn.nic);
+  CHECK(gloo.flow_cap.bytes_per_s == Approx(5e9 / 8));
+  CHECK(gloo.flows_per_connection == 1);
+  CHECK_FALSE(gloo.gpudirect);
+  InstanceSpec pg = instance("p4d.24xlarge");  // inside a cluster placement group: 10 Gbps
+  TransportSpec t;
+  t.placement_group = true;
+  apply_transport(pg, t);
+  CHECK(tcp_nic(pg.nic).flow_cap.bytes_per_s == Approx(10e9 / 8));
+  CHECK(tcp_nic(instance("dgx-a100").nic).flow_cap.bytes_per_s == 0);  // InfiniBand: no EC2 limit
+
+  // Through a scenario: a Gloo ring on 2 p3dn crosses nodes on one 5 Gbps flow per hop, so its
+  // all-reduce time is at least 2(n-1)/n of the gradient bytes at 5 Gbps; a placement group
+  // (10 Gbps) makes it faster; NCCL's DDP does not move with the placement group (EFA/SRD).
+  auto run = [](const std::string& framework, bool placement_group) {
+    const std::string text = std::string("name: t\ncluster: {instance: p3dn.24xlarge, nodes: [2], placement_group: ") +
+                             (placement_group ? "true" : "false") + "}\nmodel: {preset: resnet50}\n"
+                             "training: {framework: " + framework + ", batch_per_gpu: 64, precision: fp16, samples: 100000}\n";
+    return sim::predict(app::parse_scenario("s.yaml", text, catalog())).results.at(0);
+  };
+  const double bytes = 2.0 * 15.0 / 16.0 * 25'557'032 * 2;  // ResNet-50's fp16 gradients, ring
+  CHECK(run("gloo", false).comm_s >= bytes / (5e9 / 8));
+  CHECK(run("gloo", true).comm_s < run("gloo", false).comm_s * 0.6);
+  CHECK(run("pytorch-ddp", true).comm_s == run("pytorch-ddp", false).comm_s);
+}
