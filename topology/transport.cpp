@@ -13,6 +13,17 @@ static std::string_view platform(std::string_view name) { return name.substr(0, 
 // AWS's ENA and EFA are PCI vendor 0x1d0f (Amazon), the vendor NCCL's auto-detection looks for.
 static bool aws_nic(const NicSpec& nic) { return nic.kind == "ena" || nic.kind == "efa"; }
 
+// One connection per peer of one flow at `cap` (0: none), no helper threads spinning, no longer
+// NCCL's sockets: what is left of a NIC's transport fields when a library's own transport runs.
+static NicSpec one_flow(NicSpec nic, Bandwidth cap)
+{
+  nic.flow_cap = cap;
+  nic.flows_per_connection = 1;
+  nic.spinning_threads = 0;
+  nic.nccl_sockets_on_efa = false;
+  return nic;
+}
+
 // NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD as NCCL resolves them (net_socket.cc
 // ncclNetSocketGetNsockNthread, v2.4.8-1 .. today): unset ones are auto-detected from
 // /sys/class/net/<if>/device/vendor, 2 threads x 8 sockets on 0x1d0f (AWS), else 0 helper threads
@@ -137,33 +148,29 @@ void apply_transport(InstanceSpec& spec, const TransportSpec& t)
   // aws-ofi-nccl over EFA (SRD sprays a connection over many paths: no per-flow cap), or verbs;
   // host-staged where the catalog says the NIC has no GPUDirect RDMA (p3dn: aws-ofi-nccl sets
   // gdr_required=false there, aws/aws-ofi-nccl #104).
-  nic = libfabric_nic(nic);
-  nic.flow_cap = Bandwidth{0};
-  nic.flows_per_connection = 1;
-  nic.spinning_threads = 0;
+  nic = one_flow(libfabric_nic(nic), Bandwidth{0});
 }
 
 NicSpec tcp_nic(const NicSpec& nic)
 {
-  NicSpec tcp = nic;
-  tcp.nccl_sockets_on_efa = false;
+  NicSpec tcp = one_flow(nic, nic.tcp_flow_cap);
   tcp.gpudirect = false;
-  tcp.flow_cap = nic.tcp_flow_cap;
-  tcp.flows_per_connection = 1;
-  tcp.spinning_threads = 0;
   return tcp;
 }
 
 NicSpec libfabric_nic(const NicSpec& nic)
 {
   if (!nic.nccl_sockets_on_efa) return nic;
-  NicSpec efa = nic;
-  efa.nccl_sockets_on_efa = false;
+  NicSpec efa = one_flow(nic, Bandwidth{0});
   efa.gpudirect = nic.efa_gpudirect;
-  efa.flow_cap = Bandwidth{0};
-  efa.flows_per_connection = 1;
-  efa.spinning_threads = 0;
   return efa;
+}
+
+NicSpec nic_for_library(std::string_view library, const NicSpec& nic)
+{
+  if (library == "smddp") return libfabric_nic(nic);
+  if (library == "gloo") return tcp_nic(nic);
+  return nic;
 }
 
 }  // namespace ddpsim

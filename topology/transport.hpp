@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/version.hpp"
 #include "topology/instance.hpp"
@@ -155,5 +156,9 @@ NicSpec libfabric_nic(const NicSpec& nic);
 // bounce through host memory, and a connection between nodes is one flow: EC2's per-flow limit
 // (NicSpec::tcp_flow_cap) on an AWS NIC, EFA or not (TCP runs on the device's ENA side).
 NicSpec tcp_nic(const NicSpec& nic);
+
+// The NIC as a communication library (a framework's backend: "nccl", "smddp", "gloo", "ps")
+// drives it: SMDDP's libfabric_nic, Gloo's tcp_nic, the others the node as apply_transport left it.
+NicSpec nic_for_library(std::string_view library, const NicSpec& nic);
 
 }  // namespace ddpsim

@@ -14,6 +14,13 @@ namespace {
 
 Time scaled(Time t, double scale) { return scale == 1.0 ? t : Time{std::llround(static_cast<double>(t.ps) * scale)}; }
 
+Time total(const std::vector<Time>& times)
+{
+  Time sum{0};
+  for (Time t : times) sum += t;
+  return sum;
+}
+
 // The state of one iteration on the engine: per-class compute streams that report gradients,
 // the framework's reducer, then the communication stream's completions and each class's optimizer.
 class IterationRun {
@@ -74,13 +81,6 @@ class IterationRun {
   }
 
  private:
-  Time copies_in() const
-  {
-    Time sum{0};
-    for (Time t : copy_in_) sum += t;
-    return sum;
-  }
-
   // DDP's comm hook decompresses each bucket in its future's callback, which PyTorch runs on a
   // stream from its pool that waits for the collective (torch/futures/__init__.py, Future.then:
   // "invoked with some dedicated streams set as current (fetched from a global pool) which will be
@@ -105,13 +105,6 @@ class IterationRun {
     return done;
   }
 
-  Time passes_after_total() const
-  {
-    Time sum{0};
-    for (Time t : bucket_out_) sum += t;
-    return sum;
-  }
-
   // Horovod's background thread is not synchronised with the training loop: from step to step its
   // cycles fall at another phase of the step (horovod/common/operations.cc RunLoopOnce sleeps until
   // the last cycle's start + HOROVOD_CYCLE_TIME, whatever the step does), so the last gradient waits on average
@@ -126,7 +119,7 @@ class IterationRun {
     Time last{0};
     for (const RankClass& c : classes_)
       last = std::max(last, backward_start_at(c.compute_scale) + scaled(s_.times.backward_total, c.compute_scale));
-    last += copies_in();  // the per-layer copies into the buckets (and casts) on the compute stream
+    last += total(copy_in_);  // the per-layer copies into the buckets (and casts) on the compute stream
     const Time cycle = horovod_cycle_time(o);
     o.cycle_phase = last + Time{cycle.ps / 2};  // the reducer takes it modulo the cycle
     return o;
@@ -316,8 +309,9 @@ class IterationRun {
     IterationResult r;
     std::vector<Time> end(classes_.size());
     std::size_t slowest = 0;
+    const Time reduced = reductions_done();
     for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      const Time grads_done = max(backward_end_[c], reductions_done()) + copy_out_;
+      const Time grads_done = max(backward_end_[c], reduced) + copy_out_;
       end[c] = grads_done + scaled(s_.optimizer, classes_[c].compute_scale) + s_.step_overhead;
       if (end[c] > end[slowest]) slowest = c;
     }
@@ -329,7 +323,7 @@ class IterationRun {
     r.overhead = s_.step_overhead;
     r.exposed_comm = max(backward_end_[slowest], comm_end_) - backward_end_[slowest];
     if (!interference_.empty()) r.interference = interference_[slowest];
-    r.bucket_copy = copies_in() + copy_out_ + passes_after_total();
+    r.bucket_copy = total(copy_in_) + copy_out_ + total(bucket_out_);
     r.launch = s_.overheads.launch * static_cast<std::int64_t>(buckets_.size());
     r.negotiation = s_.framework.horovod_negotiation * reducer_->cycles();
     // How much later the last gradients reach the collectives than the fastest class has them.
@@ -344,7 +338,7 @@ class IterationRun {
     r.loader_wait = loader > end[slowest] ? loader - end[slowest] : Time{0};
     r.step = end[slowest] + r.loader_wait;
     if (timeline_) {
-      const Time grads_done = max(backward_end_[0], reductions_done()) + copy_out_;
+      const Time grads_done = max(backward_end_[0], reduced) + copy_out_;
       span(Stream::optimizer, "optimizer", grads_done, grads_done + scaled(s_.optimizer, classes_[0].compute_scale));
       if (loader > Time{0}) span(Stream::loader, "load next batches", Time{0}, loader);
       // The GPU idles until the next batch is ready (issue 11: the trace shows the loader wait).

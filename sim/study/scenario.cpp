@@ -45,24 +45,6 @@ struct Config {
   bool compiled = false;  // issue 12: run on compiled_scenario(spec)
 };
 
-// The node as the framework's library drives it (topology/transport.hpp): SMDDP brings its own
-// EFA transport, so a stack without aws-ofi-nccl (NCCL on TCP sockets) leaves its network as EFA
-// made it; Gloo runs the kernel's TCP with one socket per peer whatever NCCL's stack.
-InstanceSpec instance_for(Framework f, const InstanceSpec& inst)
-{
-  if (f == Framework::smddp && inst.nic.nccl_sockets_on_efa) {
-    InstanceSpec own = inst;
-    own.nic = libfabric_nic(inst.nic);
-    return own;
-  }
-  if (f == Framework::gloo) {
-    InstanceSpec own = inst;
-    own.nic = tcp_nic(inst.nic);
-    return own;
-  }
-  return inst;
-}
-
 ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const RunOptions& options, Timeline* timeline)
 {
   const int nodes = cfg.nodes;
@@ -70,7 +52,9 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   ScenarioSpec per_row;  // training.global_batch: this row's accumulation steps (global_batch.hpp)
   const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
   const InstanceSpec& inst = spec.cluster.instance;
-  const Topology topo(instance_for(cfg.framework, inst), nodes, gpn, spec.cluster.fabric);
+  InstanceSpec node = inst;  // the NIC as the framework's library drives it (SMDDP: EFA, Gloo: TCP)
+  node.nic = nic_for_library(backend_of(cfg.framework), inst.nic);
+  const Topology topo(std::move(node), nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network =
       options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob
   network->set_timeline(timeline);
