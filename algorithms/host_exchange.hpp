@@ -49,12 +49,16 @@ class StagedSchedule {
   void add_stage(const std::string& name, const std::vector<Lane>& lanes, bool per_round = false, bool on_host = false);
   // An all-to-all exchange between the nodes' stripe-s servers: node n sends `bytes_to(n, m, s)`
   // (the ranges `data_to(n, m, s)`, asked only when steps are built) to node m for every m != n,
-  // in N-1 rounds (round k: n -> n+k), every stripe in parallel. Up to
-  // kRoundsMax rounds the coarse form keeps each round (routes matter on a leaf/spine fabric);
-  // beyond, one flow per lane (N-1 phases of N flows would cost O(N^2) flows per exchange).
+  // every stripe in parallel, either in N-1 rounds (round k: n -> n+k) or `at_once` (every
+  // transfer starts together and they share the NICs: a sender that posts to all peers before
+  // waiting, as ps-lite's KVWorker does). Up to kRoundsMax rounds the coarse form keeps each
+  // transfer on its own route (routes matter on a leaf/spine fabric, and a per-connection cap
+  // binds each transfer alone); beyond, rounds with one flow per lane (N(N-1) flows per exchange
+  // would cost too much), `at_once` included.
   static constexpr int kRoundsMax = 64;
+  enum class Order { rounds, at_once };
   template <class F, class D>
-  void add_exchange(const std::string& name, F&& bytes_to, D&& data_to);
+  void add_exchange(const std::string& name, F&& bytes_to, D&& data_to, Order order = Order::rounds);
 
   StepSchedule take_steps() { return std::move(steps_); }
   CoarseSchedule take_phases() { return std::move(coarse_); }
@@ -89,10 +93,11 @@ CoarseSchedule staged_phases(const Request& req, Build&& build)
 }
 
 template <class F, class D>
-void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to, D&& data_to)
+void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to, D&& data_to, Order order)
 {
   const int n = nodes();
   if (n < 2) return;
+  const bool at_once = order == Order::at_once && n - 1 <= kRoundsMax;
   std::vector<Lane> lanes;
   for (int s = 0; s < stripes_; ++s)
     for (int a = 0; a < n; ++a) {
@@ -102,10 +107,11 @@ void StagedSchedule::add_exchange(const std::string& name, F&& bytes_to, D&& dat
         const VertexId src = server(a, s), dst = server(b, s);
         lane.push_back({TaskKind::send, src, dst, bytes_to(a, b, s), step_overhead(src, dst), {}});
         if (with_steps_) lane.back().data = data_to(a, b, s);
+        if (at_once) lanes.push_back(std::move(lane)), lane = {};
       }
-      lanes.push_back(std::move(lane));
+      if (!at_once) lanes.push_back(std::move(lane));
     }
-  add_stage(name, lanes, /*per_round=*/n - 1 <= kRoundsMax, /*on_host=*/true);
+  add_stage(name, lanes, /*per_round=*/!at_once && n - 1 <= kRoundsMax, /*on_host=*/true);
 }
 
 }  // namespace ddpsim::algo

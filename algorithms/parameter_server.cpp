@@ -41,9 +41,15 @@ void build(const Request& req, StagedSchedule& s)
       sum.push_back({{TaskKind::reduce, cpu, cpu, Bytes{owned(m, st).n * gg * static_cast<std::uint64_t>(n)}, Time{0}, {}}});
     }
   s.add_stage("gpu to host", to_host);
-  s.add_exchange("push", [&](int, int b, int st) { return Bytes{owned(b, st).n * gg}; }, [&](int, int b, int st) { return copies(b, st); });
+  // A worker posts its push to every server before it waits, and a server answers each pull as it
+  // comes (ps-lite: KVWorker::Send slices a push by server and sends every slice; the van's
+  // sockets carry them together): both exchanges run at once, not in rounds.
+  using Order = StagedSchedule::Order;
+  s.add_exchange("push", [&](int, int b, int st) { return Bytes{owned(b, st).n * gg}; }, [&](int, int b, int st) { return copies(b, st); },
+                 Order::at_once);
   s.add_stage("server sum", sum, /*per_round=*/false, /*on_host=*/true);
-  s.add_exchange("pull", [&](int a, int, int st) { return Bytes{owned(a, st).n * gg}; }, [&](int a, int, int st) { return copies(a, st); });
+  s.add_exchange("pull", [&](int a, int, int st) { return Bytes{owned(a, st).n * gg}; }, [&](int a, int, int st) { return copies(a, st); },
+                 Order::at_once);
   s.add_stage("host to gpu", to_gpu);
 }
 

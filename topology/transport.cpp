@@ -166,10 +166,18 @@ NicSpec libfabric_nic(const NicSpec& nic)
   return efa;
 }
 
-NicSpec nic_for_library(std::string_view library, const NicSpec& nic)
+NicSpec ps_lite_nic(const NicSpec& nic, int workers)
+{
+  NicSpec ps = tcp_nic(nic);
+  ps.flows_per_connection = std::max(1, workers);
+  return ps;
+}
+
+NicSpec nic_for_library(std::string_view library, const NicSpec& nic, int gpus_per_node)
 {
   if (library == "smddp") return libfabric_nic(nic);
   if (library == "gloo") return tcp_nic(nic);
+  if (library == "ps") return ps_lite_nic(nic, gpus_per_node);
   return nic;
 }
 

@@ -157,8 +157,16 @@ NicSpec libfabric_nic(const NicSpec& nic);
 // (NicSpec::tcp_flow_cap) on an AWS NIC, EFA or not (TCP runs on the device's ENA side).
 NicSpec tcp_nic(const NicSpec& nic);
 
+// The NIC as a classic parameter server's workers see it: ps-lite (Li et al., OSDI 2014;
+// dmlc/ps-lite) sends over a ZeroMQ van unless told otherwise (src/postoffice.cc:
+// `Van::Create("zmq")`), TCP with one DEALER socket from each worker to each server
+// (src/zmq_van.h `Connect`), so what one node's `workers` GPUs push to a server on another node is
+// that many TCP flows: tcp_nic with `workers` flows per connection.
+NicSpec ps_lite_nic(const NicSpec& nic, int workers);
+
 // The NIC as a communication library (a framework's backend: "nccl", "smddp", "gloo", "ps")
-// drives it: SMDDP's libfabric_nic, Gloo's tcp_nic, the others the node as apply_transport left it.
-NicSpec nic_for_library(std::string_view library, const NicSpec& nic);
+// drives it on nodes of `gpus_per_node` GPUs: SMDDP's libfabric_nic, Gloo's tcp_nic, the
+// parameter server's ps_lite_nic (a worker per GPU), NCCL the node as apply_transport left it.
+NicSpec nic_for_library(std::string_view library, const NicSpec& nic, int gpus_per_node);
 
 }  // namespace ddpsim

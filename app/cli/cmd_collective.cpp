@@ -176,7 +176,9 @@ class CollectiveCommand final : public Command {
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
       apply_transport(spec, transport);
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
-    if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic);  // Herring is SMDDP's schedule
+    // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport.
+    if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic, gpn);
+    if (opt_.algo == "parameter-server") spec.nic = nic_for_library("ps", spec.nic, gpn);
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};

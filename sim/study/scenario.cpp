@@ -52,8 +52,8 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   ScenarioSpec per_row;  // training.global_batch: this row's accumulation steps (global_batch.hpp)
   const ScenarioSpec& spec = with_accum_for(spec_in, nodes * gpn, per_row);
   const InstanceSpec& inst = spec.cluster.instance;
-  InstanceSpec node = inst;  // the NIC as the framework's library drives it (SMDDP: EFA, Gloo: TCP)
-  node.nic = nic_for_library(backend_of(cfg.framework), inst.nic);
+  InstanceSpec node = inst;  // the NIC as the framework's library drives it (SMDDP: EFA, Gloo and PS: TCP)
+  node.nic = nic_for_library(backend_of(cfg.framework), inst.nic, gpn);
   const Topology topo(std::move(node), nodes, gpn, spec.cluster.fabric);
   const std::unique_ptr<NetworkBackend> network =
       options.make_network ? options.make_network(topo) : make_backend(options.engine, topo);  // issue 12: multijob

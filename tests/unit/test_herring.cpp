@@ -2,6 +2,7 @@
 // the CPU sums, and the closed forms of algorithms/herring.hpp and parameter_server.hpp.
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 #include <string>
 
 #include "algorithms/herring.hpp"
@@ -90,6 +91,40 @@ TEST_CASE("parameter server: g times Herring's NIC bytes, no intra-node pre-redu
   const double t_ps = net.duration(ParameterServerAllReduce().phases(req)).seconds();
   const double t_he = net.duration(HerringAllReduce().phases(req)).seconds();
   CHECK(t_ps > 2 * t_he);
+}
+
+TEST_CASE("parameter server: a worker pushes to every server at once, Herring's servers go in rounds")
+{
+  const int n = 4;
+  const Topology topo(instance("p3dn.24xlarge"), n, 8);
+  const Request req{CollectiveOp::all_reduce, Bytes{64 * MiB}, &topo, ring_order(topo), {}, 1, nullptr};
+  auto stage = [](const CoarseSchedule& c, const std::string& prefix) {
+    std::vector<const Phase*> out;
+    for (const Phase& p : c.phases)
+      if (p.name.rfind(prefix, 0) == 0) out.push_back(&p);
+    return out;
+  };
+  // The parameter server: one phase per exchange, every (node, peer) pair in it, one step each.
+  const CoarseSchedule ps = ParameterServerAllReduce().phases(req);
+  for (const char* name : {"push", "pull"}) {
+    const auto phases = stage(ps, name);
+    REQUIRE(phases.size() == 1);
+    CHECK(phases.front()->flows.size() == static_cast<std::size_t>(n * (n - 1) * std::min(topo.instance().cpu_sockets, topo.instance().nic.count)));
+    CHECK(phases.front()->steps == 1);
+  }
+  // Its step DAG: no push waits for another push.
+  const StepSchedule steps = ParameterServerAllReduce().steps(req);
+  std::set<std::uint32_t> inter;
+  for (std::uint32_t i = 0; i < steps.tasks.size(); ++i)
+    if (steps.tasks[i].kind == TaskKind::send && topo.device(steps.tasks[i].src).node != topo.device(steps.tasks[i].dst).node) inter.insert(i);
+  for (std::uint32_t i : inter)
+    for (std::uint32_t d : steps.tasks[i].deps) CHECK(inter.count(d) == 0);
+  // Herring keeps its N-1 rounds.
+  CHECK(stage(HerringAllReduce().phases(req), "shards to servers").size() == static_cast<std::size_t>(n - 1));
+  // At once, the NIC carries what every round carried: at least the node's bytes at its rate.
+  sim::AnalyticalBackend net(topo);
+  const double push_bytes = 8.0 * 64 * MiB * (n - 1) / n;  // g copies of every other node's shards
+  CHECK(net.duration(ps).seconds() >= 2 * push_bytes / topo.instance().nic.bandwidth.bytes_per_s);
 }
 
 TEST_CASE("herring never beats the NIC bound, matches the ring alone on one node, and both engines agree")

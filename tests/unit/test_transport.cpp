@@ -334,3 +334,30 @@ TEST_CASE("transport: Gloo runs the kernel's TCP with one socket per peer, EC2's
   CHECK(run("gloo", true).comm_s < run("gloo", false).comm_s * 0.6);
   CHECK(run("pytorch-ddp", true).comm_s == run("pytorch-ddp", false).comm_s);
 }
+
+TEST_CASE("transport: the parameter server runs ps-lite's ZeroMQ, one TCP flow per worker and server")
+{
+  // Each GPU is a worker with its own socket to each server: a node's 8 workers are 8 flows to a
+  // server on another node, each at EC2's per-flow limit.
+  const InstanceSpec& p3dn = instance("p3dn.24xlarge");
+  const NicSpec ps = nic_for_library("ps", p3dn.nic, 8);
+  CHECK(ps.flow_cap.bytes_per_s == Approx(5e9 / 8));
+  CHECK(ps.flows_per_connection == 8);
+  CHECK_FALSE(ps.gpudirect);
+  CHECK(nic_for_library("ps", p3dn.nic, 2).flows_per_connection == 2);
+  CHECK(nic_for_library("nccl", p3dn.nic, 8).flow_cap.bytes_per_s == 0);  // aws-ofi-nccl's EFA
+
+  // Two p3dn: every push and pull crosses on 8 x 5 Gbps = 40 Gbps, under the NIC's 100, so a
+  // placement group (10 Gbps a flow) is faster; at 4 nodes three peers at once fill the NIC either way.
+  auto run = [](int nodes, bool placement_group) {
+    const std::string text = "name: t\ncluster: {instance: p3dn.24xlarge, nodes: [" + std::to_string(nodes) +
+                             "], placement_group: " + (placement_group ? "true" : "false") +
+                             "}\nmodel: {preset: resnet50}\n"
+                             "training: {framework: parameter-server, batch_per_gpu: 64, precision: fp16, samples: 100000}\n";
+    return sim::predict(app::parse_scenario("s.yaml", text, catalog())).results.at(0);
+  };
+  const double pushed = 8 * 25'557'032 * 2 / 2.0;  // 8 workers' fp16 copies of the other node's half
+  CHECK(run(2, false).comm_s >= 2 * pushed / (40e9 / 8));
+  CHECK(run(2, true).comm_s < run(2, false).comm_s * 0.75);
+  CHECK(run(4, true).comm_s == Approx(run(4, false).comm_s).epsilon(0.02));
+}
