@@ -34,7 +34,7 @@ KeyTable fixed_keys()
       {"training",
        {"framework", "distribution", "compare", "batch_per_gpu", "precision", "bucket_cap_mb", "first_bucket_mb",
         "samples", "epochs", "steps", "optimizer", "grad_accum_steps", "global_batch", "comm_hook", "lightning_overhead", "horovod",
-        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view", "activation_checkpointing", "memory_format"}},
+        "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view", "find_unused_parameters", "activation_checkpointing", "memory_format"}},
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead", "gpu_spread"}},
       {"data", {"workers", "per_sample_cpu_s"}},

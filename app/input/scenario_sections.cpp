@@ -137,6 +137,13 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto o = r.time(n, path, "lightning_overhead", false)) t.lightning_overhead = *o;
   if (auto o = r.time(n, path, "gloo_step_overhead", false)) t.gloo_step_overhead = *o;
   if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
+  if (auto v = r.boolean(n, path, "find_unused_parameters", false)) {
+    t.find_unused_parameters = *v;
+    auto on_reducer = [](sim::Framework f) { return sim::traits(f).path == sim::GradientPath::ddp_buckets; };
+    if (*v && !on_reducer(t.framework) && std::none_of(t.compare.begin(), t.compare.end(), on_reducer))
+      r.error(n["find_unused_parameters"], "training.find_unused_parameters",
+              "DDP's option: no framework here runs DDP's Reducer (pytorch-ddp, lightning, smddp, parameter-server, gloo)");
+  }
   if (auto f = r.choice(n, path, "memory_format", false, {"contiguous", "channels_last"})) t.channels_last = *f == "channels_last";
   if (YAML::Node h = n["horovod"]; h.IsDefined() && r.expect_map(h, "training.horovod")) {
     r.allow_keys(h, "training.horovod", scenario_keys("training.horovod"));

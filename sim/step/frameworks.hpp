@@ -75,6 +75,11 @@ struct FrameworkOptions {
   // SMDDP's balanced fusion buffer: DDP buckets are held until the buffer exceeds this many bytes,
   // then reduced together (FACTS.md). No public default: 0 sends every bucket as its own buffer.
   Bytes smddp_fusion_threshold{0};
+  // DDP(find_unused_parameters=True): once the last bucket is launched, DDP's Reducer all-reduces
+  // its map of which parameters this rank used (reducer.cpp mark_variable_ready ->
+  // all_reduce_local_used_map: one int32 per parameter tensor, on the process group after the
+  // buckets), and finalize_backward waits for it before the optimizer. Frameworks on DDP's Reducer.
+  bool find_unused_parameters = false;
   // Horovod's negotiation per cycle (response cache: two bit-vector all-reduces on the host,
   // sim/step/overheads.hpp): a cycle's fused buffers are released this much after it wakes.
   Time horovod_negotiation{0};

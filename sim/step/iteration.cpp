@@ -190,7 +190,8 @@ class IterationRun {
         job.ready = k == 0 ? plan[b].ready + s_.overheads.launch : Time{0};
         job.stream = static_cast<int>(k);
         job.schedule = std::move(parts[k]);
-        job.label = "bucket " + std::to_string(b) + (parts.size() > 1 ? " part " + std::to_string(k + 1) : "");
+        job.label = (plan[b].tensors.empty() ? std::string("used-parameter map") : "bucket " + std::to_string(b)) +
+                    (parts.size() > 1 ? " part " + std::to_string(k + 1) : "");
         if (k > 0) job.after = jobs.size() - 1;
         jobs.push_back(std::move(job));
       }

@@ -48,16 +48,26 @@ class DdpReducer final : public GradientReducer {
     --left_;
     if (o_.framework != Framework::smddp || o_.smddp_fusion_threshold.n == 0) {
       released_.push_back(std::move(j));
-      return;
+    } else {
+      // SMDDP's balanced fusion buffer: sent once it exceeds the threshold, or with the last bucket.
+      buffer_.tensors.insert(buffer_.tensors.end(), j.tensors.begin(), j.tensors.end());
+      buffer_.bytes += j.bytes;
+      buffer_.ready = now;
+      if (buffer_.bytes > o_.smddp_fusion_threshold || left_ == 0) {
+        released_.push_back(std::move(buffer_));
+        buffer_ = CommJob{};
+      }
     }
-    // SMDDP's balanced fusion buffer: sent once it exceeds the threshold, or with the last bucket.
-    buffer_.tensors.insert(buffer_.tensors.end(), j.tensors.begin(), j.tensors.end());
-    buffer_.bytes += j.bytes;
-    buffer_.ready = now;
-    if (buffer_.bytes > o_.smddp_fusion_threshold || left_ == 0) {
-      released_.push_back(std::move(buffer_));
-      buffer_ = CommJob{};
-    }
+    // find_unused_parameters: the used-parameter map's all-reduce, launched with the last bucket
+    // (FrameworkOptions::find_unused_parameters). It carries no gradient: no tensors.
+    if (left_ == 0 && o_.find_unused_parameters) released_.push_back(CommJob{{}, Bytes{4 * tensor_count()}, now});
+  }
+
+  std::uint64_t tensor_count() const
+  {
+    std::uint64_t n = 0;
+    for (const Layer& l : model_.layers) n += l.params.size();
+    return n;
   }
 
   const ModelSpec& model_;

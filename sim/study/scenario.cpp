@@ -77,6 +77,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   fo.fusion_threshold = spec.training.fusion_threshold;
   fo.cycle_time = spec.training.cycle_time;
   fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
+  fo.find_unused_parameters = spec.training.find_unused_parameters;
   setup.accum_steps = spec.training.grad_accum_steps;
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
   setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);

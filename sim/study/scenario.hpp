@@ -48,6 +48,7 @@ struct TrainingSpec {
   bool fp16_compress = false;     // DDP fp16/bf16_compress_hook (Horovod: hvd.Compression.fp16): 2 B on the wire
   Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
   bool gradient_as_bucket_view = false;  // DDP's knob (PyTorch default False): no copies into buckets
+  bool find_unused_parameters = false;   // DDP's knob (PyTorch default False; Hugging Face's Trainer True)
   bool channels_last = false;     // memory_format: channels_last (model.to(memory_format=...))
   HorovodDefaults horovod = HorovodDefaults::post_2020;
   std::optional<Bytes> fusion_threshold;

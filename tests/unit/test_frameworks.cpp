@@ -226,3 +226,42 @@ TEST_CASE("SMDDP's balanced fusion buffer holds DDP buckets until it exceeds its
   CHECK(jobs[0].ready == Time::from_us(3000));
   CHECK(jobs[1].ready == Time::from_us(6000));
 }
+
+TEST_CASE("DDP's find_unused_parameters: the used-parameter map is all-reduced after the last bucket")
+{
+  const ModelSpec m = chain(6, 100'000);
+  FrameworkOptions o;
+  o.first_bucket_cap = o.bucket_cap = Bytes{1'000'000};
+  const auto plain = plan_communication(m, ready_every_ms(6), o);
+  o.find_unused_parameters = true;
+  const auto found = plan_communication(m, ready_every_ms(6), o);
+  // reducer.cpp: all_reduce_local_used_map() once the last bucket is marked ready, one int32 per
+  // parameter tensor, carrying no gradient.
+  REQUIRE(found.size() == plain.size() + 1);
+  CHECK(found.back().bytes.n == 4 * 6);
+  CHECK(found.back().tensors.empty());
+  CHECK(found.back().ready == plain.back().ready);
+  for (std::size_t i = 0; i < plain.size(); ++i) CHECK(found[i].bytes == plain[i].bytes);
+  // With SMDDP's fusion buffer it follows the last buffer; Horovod has no such map.
+  o.framework = Framework::smddp;
+  o.smddp_fusion_threshold = Bytes{1'000'000};
+  CHECK(plan_communication(m, ready_every_ms(6), o).back().bytes.n == 24);
+  o.framework = Framework::horovod;
+  o.find_unused_parameters = false;
+  const auto hvd = plan_communication(m, ready_every_ms(6), o);
+  o.find_unused_parameters = true;
+  CHECK(plan_communication(m, ready_every_ms(6), o).size() == hvd.size());
+
+  // Through a scenario: the step pays the map's all-reduce after the last bucket, and only DDP's
+  // rows; a scenario whose frameworks have no DDP Reducer refuses the key.
+  auto row = [](const std::string& extra, std::size_t i) {
+    return run_scenario(scenario("p3.16xlarge", "framework: pytorch-ddp, compare: [horovod]" + extra)).results.at(i);
+  };
+  const ConfigResult ddp = row("", 0), ddp_fu = row(", find_unused_parameters: true", 0);
+  CHECK(ddp_fu.step_time_s > ddp.step_time_s);
+  CHECK(ddp_fu.comm_s - ddp.comm_s == Approx(ddp_fu.step_time_s - ddp.step_time_s).margin(1e-9));
+  CHECK(ddp_fu.comm_s - ddp.comm_s < 1e-3);  // a few hundred bytes: latency only
+  CHECK(row(", find_unused_parameters: true", 1).step_time_s == row("", 1).step_time_s);
+  CHECK_THROWS_WITH(scenario("p3.16xlarge", "framework: horovod, find_unused_parameters: true"),
+                    Catch::Contains("training.find_unused_parameters"));
+}
