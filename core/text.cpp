@@ -108,7 +108,11 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
         parts.push_back(c);
         break;
       }
-  if (parts.size() == 1) return parts.front();
+  // Several: the one it begins ("p4d" of "p4d.24xlarge", not of "ml.p4d.24xlarge"), else the
+  // first in the caller's order ("ddp": pytorch-ddp before apex-ddp).
+  for (const std::string& p : parts)
+    if (p.rfind(word, 0) == 0) return p;
+  if (!parts.empty()) return parts.front();
   std::string best;
   std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const std::string& c : candidates) {

@@ -139,7 +139,7 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
   if (auto v = r.boolean(n, path, "gradient_as_bucket_view", false)) t.gradient_as_bucket_view = *v;  // issue 9
   if (auto v = r.boolean(n, path, "find_unused_parameters", false)) {
     t.find_unused_parameters = *v;
-    auto on_reducer = [](sim::Framework f) { return sim::traits(f).path == sim::GradientPath::ddp_buckets; };
+    auto on_reducer = [](sim::Framework f) { return sim::traits(f).path == sim::GradientPath::ddp_buckets && f != sim::Framework::apex_ddp; };
     if (*v && !on_reducer(t.framework) && std::none_of(t.compare.begin(), t.compare.end(), on_reducer))
       r.error(n["find_unused_parameters"], "training.find_unused_parameters",
               "DDP's option: no framework here runs DDP's Reducer (pytorch-ddp, lightning, smddp, parameter-server, gloo)");
@@ -156,6 +156,15 @@ void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
     if (auto c = r.time(h, "training.horovod", "cycle_time", false)) {
       if (c->ps <= 0) r.error(h["cycle_time"], "training.horovod.cycle_time", "must be positive");
       t.cycle_time = *c;
+    }
+  }
+  if (YAML::Node a = n["apex"]; a.IsDefined() && r.expect_map(a, "training.apex")) {
+    r.allow_keys(a, "training.apex", scenario_keys("training.apex"));
+    if (auto m = r.integer(a, "training.apex", "message_size", false, 1, std::int64_t{1} << 40)) t.apex_message_size = static_cast<std::uint64_t>(*m);
+    // NVIDIA's BERT script passes the world size; only whether it is 1 changes the work.
+    if (YAML::Node f = a["gradient_predivide_factor"]; f.IsDefined()) {
+      if (f.IsScalar() && f.Scalar() == "world") t.apex_predivide = true;
+      else if (auto v = r.number(a, "training.apex", "gradient_predivide_factor", false, 1e-6, 1e12)) t.apex_predivide = *v != 1.0;
     }
   }
   if (auto b = r.integer(n, path, "batch_per_gpu", true, 1, 1 << 24)) t.batch_per_gpu = static_cast<int>(*b);

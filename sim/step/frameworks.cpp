@@ -17,6 +17,10 @@ constexpr FrameworkTraits kFrameworks[] = {
     {Framework::smddp,            "smddp",            "smddp", "herring",          P::ddp_buckets,    S::none,       true,  false},
     {Framework::parameter_server, "parameter-server", "ps",    "parameter-server", P::ddp_buckets,    S::none,       true,  false},
     {Framework::gloo,             "gloo",             "gloo",  "",                 P::ddp_buckets,    S::none,       false, false},
+    // NVIDIA apex's DistributedDataParallel (apex/parallel/distributed.py): buckets of at least
+    // message_size elements, no small first bucket, flattened and copied back around the
+    // collective (run_config, overhead_setup.cpp). NVIDIA's BERT pretraining script runs it.
+    {Framework::apex_ddp,         "apex-ddp",         "nccl",  "",                 P::ddp_buckets,    S::none,       false, false},
     // Sharded data parallel (sharded.hpp): NCCL reduce-scatter / all-gather, NCCL's choice.
     {Framework::zero1,            "zero-1",           "nccl",  "",                 P::sharded,        S::optimizer,  false, false},
     {Framework::zero2,            "zero-2",           "nccl",  "",                 P::sharded,        S::gradients,  false, false},

@@ -26,7 +26,7 @@ namespace ddpsim::sim {
 
 //   zero-1, zero-2, zero-3, fsdp: sharded data parallel (sim/step/sharded.hpp): DDP-style
 //     gradient buckets reduce-scattered, parameters all-gathered.
-enum class Framework { pytorch_ddp, lightning, horovod, smddp, parameter_server, gloo, zero1, zero2, zero3, fsdp };
+enum class Framework { pytorch_ddp, lightning, horovod, smddp, parameter_server, gloo, apex_ddp, zero1, zero2, zero3, fsdp };
 std::string_view to_string(Framework f);
 std::vector<std::string> framework_names();
 std::optional<Framework> parse_framework(std::string_view name);

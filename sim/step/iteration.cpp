@@ -180,8 +180,10 @@ class IterationRun {
       // NCCLAllreduce::Execute: MemcpyInFusionBuffer, ncclAllReduce, MemcpyOutFusionBuffer when
       // entries.size() > 1; one tensor is reduced from its input into its output, no copy): read +
       // write each way, 4 x the buffer's bytes at HBM rate, paid once per collective.
-      if (s_.overheads.fusion_copy_hbm.bytes_per_s > 0 && plan[b].tensors.size() > 1)
-        parts.front().fixed_latency += transfer_time(4.0 * plan[b].bytes.as_double(), s_.overheads.fusion_copy_hbm);
+      // apex's DDP runs its passes there too (overhead_setup.cpp).
+      const IterationOverheads& oh = s_.overheads;
+      if (oh.fusion_copy_hbm.bytes_per_s > 0 && (plan[b].tensors.size() > 1 || (oh.fusion_copy_single && !plan[b].tensors.empty())))
+        parts.front().fixed_latency += transfer_time(oh.fusion_copy_bytes_per_byte * plan[b].bytes.as_double(), oh.fusion_copy_hbm);
       bucket_out_.push_back(passes_after(plan[b]));
       first_job.push_back(jobs.size());
       for (std::size_t k = 0; k < parts.size(); ++k) {

@@ -50,6 +50,10 @@ struct IterationOverheads {
   // Horovod's fusion-buffer copies at this rate: a response of several tensors is copied into the
   // buffer and back out around its collective, on the collective's stream; 0: none.
   Bandwidth fusion_copy_hbm{0};
+  // Bytes of HBM traffic per byte reduced of those passes (Horovod: 4, the copies in and out) and
+  // whether a collective of one tensor pays them too (apex flattens even one; Horovod does not).
+  double fusion_copy_bytes_per_byte = 4;
+  bool fusion_copy_single = false;
   // Passes over the gradients outside the bucket copies: fp16 compression's casts (DDP's comm hooks,
   // Horovod's Compression.fp16) and DDP's in-place division of bucket views. HBM bytes per gradient
   // element before the collective (on the compute stream, as each gradient is produced) and after

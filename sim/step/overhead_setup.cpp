@@ -32,7 +32,8 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   // NCHW it does not (docs/model.md "Cooperative kernels").
   const bool cudnn_nhwc_bn = ctx.channels_last && setup.model->batch_norm && ctx.precision != Precision::bf16;
   if (n > 1) o.serialized = spec.cooperative_kernels.value_or(cudnn_nhwc_bn);
-  if (n > 1 && traits(ctx.framework).path == GradientPath::ddp_buckets && !ctx.gradient_as_bucket_view) o.copy_hbm = gpu.hbm;
+  const bool apex = ctx.framework == Framework::apex_ddp;
+  if (n > 1 && traits(ctx.framework).path == GradientPath::ddp_buckets && !ctx.gradient_as_bucket_view && !apex) o.copy_hbm = gpu.hbm;
   // fp16 compression of 4-byte gradients runs casts the collective does not: DDP's
   // fp16_compress_hook (torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py) runs
   // `bucket.buffer().to(torch.float16).div_(world_size)` (read 4 + write 2, then read 2 + write 2)
@@ -44,7 +45,18 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   // its copy into the bucket).
   const GradientPath path = traits(ctx.framework).path;
   const bool wide = setup.framework.bytes_per_element > 2;
-  if (n > 1 && setup.framework.fp16_compress &&
+  if (n > 1 && apex) {
+    // apex's DistributedDataParallel (apex/parallel/distributed.py, allreduce_bucket, 2019-2020):
+    // `flatten(bucket)` on the compute stream when the bucket ships (read + write), then on the
+    // bucket's stream `mul_(1/gradient_predivide_factor)` unless it is 1, the all-reduce,
+    // `mul_(gradient_predivide_factor/world_size)` (gradient_average) and the copy back into the
+    // gradients (multi_tensor_scale): read + write each, with the collective.
+    o.grad_pass_hbm = gpu.hbm;
+    o.grad_pass_in_bytes = 2.0 * setup.framework.bytes_per_element;
+    o.fusion_copy_hbm = gpu.hbm;
+    o.fusion_copy_bytes_per_byte = ctx.apex_predivide ? 6 : 4;
+    o.fusion_copy_single = true;
+  } else if (n > 1 && setup.framework.fp16_compress &&
       (path == GradientPath::ddp_buckets || (path == GradientPath::horovod_fusion && wide))) {
     o.grad_pass_hbm = gpu.hbm;
     o.grad_pass_in_bytes = path == GradientPath::horovod_fusion ? 6 : wide ? 10 : 4;

@@ -17,6 +17,7 @@ struct OverheadContext {
   Time tcp_message{0};          // the host's cost per TCP message (training.gloo_step_overhead)
   bool gradient_as_bucket_view = false;  // DDP(gradient_as_bucket_view=True): no bucket copies
   bool channels_last = false;            // training.memory_format: channels_last
+  bool apex_predivide = false;           // apex-ddp: gradient_predivide_factor != 1
 };
 
 // Fills setup.overheads, setup.optimizer and setup.framework.horovod_negotiation.

@@ -78,6 +78,12 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   fo.cycle_time = spec.training.cycle_time;
   fo.smddp_fusion_threshold = spec.training.smddp_fusion_threshold;
   fo.find_unused_parameters = spec.training.find_unused_parameters;
+  if (cfg.framework == Framework::apex_ddp) {
+    // apex ships a bucket once it holds message_size elements, the first one too; it has no comm hooks.
+    fo.first_bucket_cap = fo.bucket_cap = Bytes{spec.training.apex_message_size * static_cast<std::uint64_t>(fo.bytes_per_element)};
+    fo.fp16_compress = false;
+    fo.find_unused_parameters = false;
+  }
   setup.accum_steps = spec.training.grad_accum_steps;
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
   setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
@@ -114,7 +120,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   apply_overheads(spec.overheads,
                   OverheadContext{cfg.framework, spec.training.optimizer, spec.training.precision,
                                   shard_stage(cfg.framework) != ShardStage::none, spec.training.gloo_step_overhead,
-                                  spec.training.gradient_as_bucket_view, spec.training.channels_last},
+                                  spec.training.gradient_as_bucket_view, spec.training.channels_last, spec.training.apex_predivide},
                   topo, setup);
   if (const TracedModel* t = spec.model.traced.get()) {
     // Issue 19: the trace measured what these overheads model (interference, copies, launches,

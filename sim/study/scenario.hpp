@@ -49,6 +49,10 @@ struct TrainingSpec {
   Time lightning_overhead{0};     // Lightning's own cost per optimizer step (docs/model.md)
   bool gradient_as_bucket_view = false;  // DDP's knob (PyTorch default False): no copies into buckets
   bool find_unused_parameters = false;   // DDP's knob (PyTorch default False; Hugging Face's Trainer True)
+  // apex-ddp (apex.parallel.DistributedDataParallel): message_size (elements, apex's default 1e7)
+  // and whether gradient_predivide_factor is not 1 (a pass over each bucket before its collective).
+  std::uint64_t apex_message_size = 10'000'000;
+  bool apex_predivide = false;
   bool channels_last = false;     // memory_format: channels_last (model.to(memory_format=...))
   HorovodDefaults horovod = HorovodDefaults::post_2020;
   std::optional<Bytes> fusion_threshold;

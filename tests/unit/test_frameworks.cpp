@@ -264,4 +264,29 @@ TEST_CASE("DDP's find_unused_parameters: the used-parameter map is all-reduced a
   CHECK(row(", find_unused_parameters: true", 1).step_time_s == row("", 1).step_time_s);
   CHECK_THROWS_WITH(scenario("p3.16xlarge", "framework: horovod, find_unused_parameters: true"),
                     Catch::Contains("training.find_unused_parameters"));
+  CHECK_THROWS_WITH(scenario("p3.16xlarge", "framework: apex-ddp, find_unused_parameters: true"),
+                    Catch::Contains("training.find_unused_parameters"));  // apex's DDP has no such map
+}
+
+TEST_CASE("apex-ddp: buckets of at least message_size elements, the first one too, flattened and copied around each collective")
+{
+  // resnet18 in fp32: 11.7 M elements. apex's default message_size (1e7 elements) ships one
+  // bucket once 10 M have arrived and the rest at the end: two buckets, the first >= 40 MB;
+  // torch DDP's 1 MiB first bucket and 25 MiB ones make more.
+  auto run = [](const std::string& training) { return run_scenario(scenario("p4d.24xlarge", training)).results.front(); };
+  const ConfigResult apex = run("framework: apex-ddp");
+  REQUIRE(apex.bucket_bytes.size() == 2);
+  CHECK(apex.bucket_bytes[0] >= 40'000'000);
+  CHECK(apex.bucket_bytes[0] + apex.bucket_bytes[1] == 11'689'512ull * 4);
+  CHECK(run("framework: pytorch-ddp").bucket_bytes.size() > 2);
+  const ConfigResult small = run("framework: apex-ddp, apex: {message_size: 1000000}");
+  CHECK(small.bucket_bytes.size() > 2);
+  for (std::size_t i = 0; i + 1 < small.bucket_bytes.size(); ++i) CHECK(small.bucket_bytes[i] >= 4'000'000);
+  // The pre-division is one more pass over each bucket on the collective's stream.
+  const ConfigResult pre = run("framework: apex-ddp, apex: {gradient_predivide_factor: world}");
+  CHECK(pre.comm_s > apex.comm_s);
+  CHECK(run("framework: apex-ddp, apex: {gradient_predivide_factor: 1}").comm_s == apex.comm_s);
+  CHECK(run("framework: apex-ddp, apex: {gradient_predivide_factor: 8}").comm_s == pre.comm_s);
+  CHECK_THROWS_WITH(run("framework: apex-ddp, apex: {message_size: 0}"), Catch::Contains("training.apex.message_size"));
+  CHECK_THROWS_WITH(run("framework: apex-ddp, apex: {bucket: 1}"), Catch::Contains("training.apex"));
 }

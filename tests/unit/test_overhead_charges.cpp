@@ -263,3 +263,46 @@ TEST_CASE("overheads: the scenario knobs parse, bad values are located errors, t
   CHECK(test::instance("p5.48xlarge").gpu.sm_count == 132);
   CHECK(test::instance("p4d.24xlarge").gpu.nccl_ctas == 24);
 }
+
+TEST_CASE("overheads charged: apex's flatten on the compute stream, its divisions and copy back with the collective")
+{
+  // The toy's four 1000-element layers in fp32 (4000 B each), one bucket each: apex flattens a
+  // bucket on the compute stream (read + write, 8000 B at 4 GB/s = 2 us per layer), then divides,
+  // all-reduces, averages and copies back on the collective's stream (6 passes with a
+  // pre-division: 24000 B = 6 us; 4 without: 4 us), even for one tensor (Horovod copies only
+  // fused ones).
+  class Backend final : public NetworkBackend {  // 150 us plus the schedule's once-per-collective time
+   public:
+    std::string_view name() const override { return "fixed+latency"; }
+    std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
+    {
+      std::vector<JobTiming> out;
+      Time free{0};
+      for (const CollectiveJob& j : jobs) {
+        const Time start = max(j.ready, free);
+        free = start + Time::from_us(150) + j.schedule.fixed_latency;
+        out.push_back({start, free});
+      }
+      return out;
+    }
+    Time run_steps(const algo::StepSchedule&) override { return Time::from_us(150); }
+  } net;
+  test::Toy toy;
+  IterationSetup s = toy.setup(&net);
+  s.framework.bytes_per_element = 4;
+  const IterationResult plain = simulate_iteration(s);
+  s.overheads.grad_pass_hbm = Bandwidth{4e9};
+  s.overheads.grad_pass_in_bytes = 8;
+  s.overheads.fusion_copy_hbm = Bandwidth{4e9};
+  s.overheads.fusion_copy_bytes_per_byte = 6;
+  s.overheads.fusion_copy_single = true;
+  const IterationResult apex = simulate_iteration(s);
+  REQUIRE(apex.buckets.size() == plain.buckets.size());
+  for (std::size_t b = 0; b < apex.buckets.size(); ++b)
+    CHECK((apex.buckets[b].end - apex.buckets[b].start).us() - (plain.buckets[b].end - plain.buckets[b].start).us() ==
+          Approx(6.0).margin(1e-3));  // 6 x 4000 B at 4 GB/s
+  CHECK(apex.step > plain.step);
+  s.overheads.fusion_copy_single = false;  // Horovod's rule: single tensors are not copied
+  const IterationResult horovod_rule = simulate_iteration(s);
+  CHECK((horovod_rule.buckets[0].end - horovod_rule.buckets[0].start).us() == Approx((plain.buckets[0].end - plain.buckets[0].start).us()));
+}
