@@ -26,6 +26,26 @@ void half_speed_while_collectives_run(IterationSetup& s, Time each)
   s.overheads.hbm = Bandwidth{2 * 2 * 1.75 * 4000 / each.seconds()};
 }
 
+// A backend whose collective takes 150 us plus the schedule's once-per-collective time, where the
+// iteration puts the passes a library runs on the collective's stream (Horovod's fusion copies,
+// apex's divisions and copy back).
+class FixedPlusLatency final : public NetworkBackend {
+ public:
+  std::string_view name() const override { return "fixed+latency"; }
+  std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
+  {
+    std::vector<JobTiming> out;
+    Time free{0};
+    for (const CollectiveJob& j : jobs) {
+      const Time start = max(j.ready, free);
+      free = start + Time::from_us(150) + j.schedule.fixed_latency;
+      out.push_back({start, free});
+    }
+    return out;
+  }
+  Time run_steps(const algo::StepSchedule&) override { return Time::from_us(150); }
+};
+
 }  // namespace
 
 
@@ -113,24 +133,7 @@ TEST_CASE("overheads charged: Horovod's buffers move by how much later their gra
 
 TEST_CASE("overheads charged: Horovod copies a fused buffer in and out on its stream, a lone tensor not")
 {
-  // A backend whose collective takes 150 us plus the schedule's once-per-collective time, where
-  // the iteration puts Horovod's fusion-buffer copies.
-  class Backend final : public NetworkBackend {
-   public:
-    std::string_view name() const override { return "fixed+latency"; }
-    std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
-    {
-      std::vector<JobTiming> out;
-      Time free{0};
-      for (const CollectiveJob& j : jobs) {
-        const Time start = max(j.ready, free);
-        free = start + Time::from_us(150) + j.schedule.fixed_latency;
-        out.push_back({start, free});
-      }
-      return out;
-    }
-    Time run_steps(const algo::StepSchedule&) override { return Time::from_us(150); }
-  } net;
+  FixedPlusLatency net;  // Horovod's fusion-buffer copies go in the schedule's fixed time
   test::Toy toy;
   IterationSetup s = toy.setup(&net);
   s.framework.framework = Framework::horovod;
@@ -271,22 +274,7 @@ TEST_CASE("overheads charged: apex's flatten on the compute stream, its division
   // all-reduces, averages and copies back on the collective's stream (6 passes with a
   // pre-division: 24000 B = 6 us; 4 without: 4 us), even for one tensor (Horovod copies only
   // fused ones).
-  class Backend final : public NetworkBackend {  // 150 us plus the schedule's once-per-collective time
-   public:
-    std::string_view name() const override { return "fixed+latency"; }
-    std::vector<JobTiming> run(const std::vector<CollectiveJob>& jobs) override
-    {
-      std::vector<JobTiming> out;
-      Time free{0};
-      for (const CollectiveJob& j : jobs) {
-        const Time start = max(j.ready, free);
-        free = start + Time::from_us(150) + j.schedule.fixed_latency;
-        out.push_back({start, free});
-      }
-      return out;
-    }
-    Time run_steps(const algo::StepSchedule&) override { return Time::from_us(150); }
-  } net;
+  FixedPlusLatency net;
   test::Toy toy;
   IterationSetup s = toy.setup(&net);
   s.framework.bytes_per_element = 4;
