@@ -94,6 +94,7 @@ struct ModelSpec {
   std::uint64_t parameter_count() const;
   std::uint64_t trainable_count() const;  // parameters that receive a gradient
   std::size_t tensor_count() const;
+  std::size_t trainable_tensor_count() const;  // tensors that receive a gradient (DDP's Reducer, Horovod's cache)
   double fwd_flops_per_sample() const;
   ElementwiseTraffic eager_traffic(bool backward) const;  // summed over the layers, per sample
   double nchw_transposes(bool backward) const;            // summed over the layers, per sample

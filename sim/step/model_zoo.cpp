@@ -20,6 +20,14 @@ std::uint64_t ModelSpec::trainable_count() const
   return n;
 }
 
+std::size_t ModelSpec::trainable_tensor_count() const
+{
+  std::size_t n = 0;
+  for (const Layer& l : layers)
+    for (const Tensor& t : l.params) n += t.grad ? 1 : 0;
+  return n;
+}
+
 std::size_t ModelSpec::tensor_count() const
 {
   std::size_t n = 0;

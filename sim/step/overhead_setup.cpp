@@ -74,9 +74,7 @@ void apply_overheads(const OverheadSpec& spec, const OverheadContext& ctx, const
   setup.optimizer = transfer_time(per_param * static_cast<double>(setup.model->parameter_count()), gpu.hbm);
   if (traits(ctx.framework).path == GradientPath::horovod_fusion && n > 1) {
     o.fusion_copy_hbm = gpu.hbm;
-    std::size_t tensors = 0;  // Horovod caches one response per gradient tensor
-    for (const Layer& l : setup.model->layers)
-      for (const Tensor& t : l.params) tensors += t.grad ? 1 : 0;
+    const std::size_t tensors = setup.model->trainable_tensor_count();  // Horovod caches one response per gradient tensor
     setup.framework.horovod_negotiation =
         spec.horovod_negotiation ? *spec.horovod_negotiation : horovod_negotiation(topo, tensors, ctx.tcp_message);
   }

@@ -60,16 +60,9 @@ class DdpReducer final : public GradientReducer {
     }
     // find_unused_parameters: the used-parameter map's all-reduce, launched with the last bucket
     // (FrameworkOptions::find_unused_parameters). It carries no gradient: no tensors.
-    if (left_ == 0 && o_.find_unused_parameters) released_.push_back(CommJob{{}, Bytes{4 * tensor_count()}, now});
-  }
-
-  // The Reducer's parameters: those that require a gradient (distributed.py _build_params_for_reducer).
-  std::uint64_t tensor_count() const
-  {
-    std::uint64_t n = 0;
-    for (const Layer& l : model_.layers)
-      n += static_cast<std::uint64_t>(std::count_if(l.params.begin(), l.params.end(), [](const Tensor& t) { return t.grad; }));
-    return n;
+    // The Reducer's parameters are those that require a gradient (distributed.py _build_params_for_reducer).
+    if (left_ == 0 && o_.find_unused_parameters)
+      released_.push_back(CommJob{{}, Bytes{4 * static_cast<std::uint64_t>(model_.trainable_tensor_count())}, now});
   }
 
   const ModelSpec& model_;
