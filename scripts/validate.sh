@@ -5,7 +5,8 @@
 #                validation/aws/quoted_points.csv
 #   training     validation/training and validation/aws/training (scripts/validate_training.sh)
 #   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
-#                and the seed and AWS ResNet-50 series with their own knobs
+#                and the seed and AWS ResNet-50 series with their own knobs; the one-node knob of NVIDIA's
+#                ResNet-50 nodes carried across precisions (scripts/validate_node_loss.sh), in both forms
 #   compute, memory  one GPU measured on a lent machine (validation/device/*/steps.json)
 # Prints ONE markdown table by source (rows, median |err|, max |err|, signed bias = median signed error;
 # positive = the model is too optimistic), writes the same as JSON (--out), and with --check BASELINE
@@ -104,6 +105,8 @@ if [[ "$skip_jobs" == 0 ]]; then
   "$ddpsim" calibrate job validation/aws/jobs/awsrn50_tf_hvd.yaml --fit compute_scale node_slowdown --fit-on nodes=1 \
       --out "$work/awsrn50.job.yaml" | awk '$6 == "held" { e = $(NF - 1); gsub(/[%+]/, "", e);
       printf "jobs\tAWS-P3-RN50-HVD (node_slowdown on the 1-node rows)\t%.4f\n", e }' >> "$errs"
+  # The one-node loss of NVIDIA's ResNet-50 nodes, fitted on one precision, the other's full node held back.
+  scripts/validate_node_loss.sh --ddpsim "$ddpsim" --tsv >> "$errs"
 fi
 
 # 5. One GPU, measured by this project on a lent H100 (validation/device/*/steps.json, real PyTorch,

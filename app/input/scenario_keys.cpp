@@ -37,7 +37,7 @@ KeyTable fixed_keys()
         "gloo_step_overhead", "smddp_fusion_threshold", "gradient_as_bucket_view", "find_unused_parameters", "activation_checkpointing", "memory_format"}},
       {"training.horovod", {"defaults", "fusion_threshold", "cycle_time"}},
       {"training.apex", {"message_size", "gradient_predivide_factor"}},
-      {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead", "gpu_spread"}},
+      {"compute", {"efficiency", "measured_step_s", "speedup", "kernel_overhead", "gpu_spread", "node_slowdown"}},
       {"data", {"workers", "per_sample_cpu_s"}},
       {"communication", {"algorithm", "nccl_algo", "nccl_proto", "tuner", "profile"}},
       {"observed", {"source", "minutes", "rows"}},
@@ -45,7 +45,7 @@ KeyTable fixed_keys()
       {"compiler", {"name", "compute_scale", "memory_scale", "nodes", "batch_per_gpu", "sync"}},
       {"overheads",
        {"interference", "hbm_bytes_per_wire_byte", "comm_ctas", "collective_launch", "optimizer_bytes_per_param",
-        "horovod_negotiation", "cooperative_kernels"}},
+        "horovod_negotiation", "cooperative_kernels", "node_step_cost"}},
   };
 }
 

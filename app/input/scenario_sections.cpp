@@ -104,6 +104,10 @@ void read_overheads(Reader& r, const YAML::Node& n, sim::OverheadSpec& o)
     if (v->ps < 0) r.error(n["horovod_negotiation"], "overheads.horovod_negotiation", "must not be negative");
     else o.horovod_negotiation = *v;
   }
+  if (auto v = r.time(n, path, "node_step_cost", false)) {
+    if (v->ps < 0) r.error(n["node_step_cost"], "overheads.node_step_cost", "must not be negative");
+    else o.node_step_cost = *v;
+  }
 }
 
 void read_training(Reader& r, const YAML::Node& n, sim::TrainingSpec& t)
@@ -196,6 +200,7 @@ void read_compute(Reader& r, const YAML::Node& n, sim::ComputeParams& c)
   if (auto s = r.number(n, "compute", "speedup", false, 0.01, 100)) c.speedup = *s;
   if (auto k = r.time(n, "compute", "kernel_overhead", false)) c.kernel_overhead = *k;
   if (auto g = r.number(n, "compute", "gpu_spread", false, 0, 0.5)) c.gpu_spread = *g;
+  if (auto g = r.number(n, "compute", "node_slowdown", false, 0.1, 10)) c.node_slowdown = *g;
 }
 
 void read_data(Reader& r, const YAML::Node& n, sim::DataSpec& d)

@@ -24,6 +24,9 @@ struct OverheadSpec {
   // Backward launches cooperative kernels, which wait until no other kernel holds an SM, so no
   // compute runs beside a collective; default: channels_last batch norm (overhead_setup.cpp).
   std::optional<bool> cooperative_kernels;
+  // A cost per optimizer step on rows with more than one GPU per node: the one-node loss as a
+  // measured cost, not a mechanism (calibrate job's knob node_step_cost; docs/model.md).
+  Time node_step_cost{0};
 };
 
 // HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,

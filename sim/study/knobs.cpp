@@ -50,6 +50,7 @@ const std::vector<Knob>& knobs()
       {"model_scale", "", 0, 1e6, "scale of the model's parameter count (params, FLOPs x s; activations x sqrt(s))"},
       {"node_slowdown", "", 0, 1e3, "each GPU's forward + backward time x this when its node runs more than one GPU"},
       {"doubling_slowdown", "", 0, 1e3, "each GPU's forward + backward time x this per doubling of the nodes beyond one"},
+      {"node_step_cost", "s", 0, 1e6, "a fixed cost per optimizer step when the node runs more than one GPU"},
   };
   return all;
 }
@@ -78,6 +79,7 @@ double start_value(const std::string& name, const ScenarioSpec& s)
   if (name == "pcie_latency") return s.cluster.instance.pcie_latency.seconds();
   // No overhead written: start from 1 ms (ln-space needs a positive start; the fit moves it).
   if (name == "step_overhead") return s.extra_step_overhead.ps > 0 ? s.extra_step_overhead.seconds() : 1e-3;
+  if (name == "node_step_cost") return s.overheads.node_step_cost.ps > 0 ? s.overheads.node_step_cost.seconds() : 1e-3;
   if (name == "loader_cpu") {
     if (s.data.workers <= 0) throw UserError("--fit loader_cpu: the scenario does not model the loader (set data.workers)");
     return s.data.per_sample_cpu_s > 0 ? s.data.per_sample_cpu_s : 1e-4;
@@ -117,6 +119,8 @@ void apply(const std::string& name, ScenarioSpec& s, double v)
     s.compute.node_slowdown = v;
   } else if (name == "doubling_slowdown") {
     s.compute.doubling_slowdown = v;
+  } else if (name == "node_step_cost") {
+    s.overheads.node_step_cost = Time::from_seconds(v);
   } else if (name == "model_scale") {
     for (Layer& l : s.model.layers) {
       for (Tensor& t : l.params) t.numel = static_cast<std::uint64_t>(std::llround(static_cast<double>(t.numel) * v));
@@ -162,7 +166,7 @@ std::string why_not_transferable(const std::string& name, const JobContext& f, c
       return "fitted on " + f.instance + (name == "loader_cpu" ? "'s CPUs" : " nodes") + ", the scenario uses " + t.instance;
     return same_model ? "" : "fitted on model " + f.model + ", the scenario runs " + t.model;
   }
-  if (name == "doubling_slowdown") {  // what a framework loses across nodes, on one network
+  if (name == "doubling_slowdown" || name == "node_step_cost") {  // what a framework loses, on one kind of node
     if (f.instance != t.instance) return "fitted on " + f.instance + " nodes, the scenario uses " + t.instance;
     if (f.framework != t.framework) return "fitted with " + f.framework + ", the scenario runs " + t.framework;
     return same_model ? "" : "fitted on model " + f.model + ", the scenario runs " + t.model;

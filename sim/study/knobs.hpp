@@ -19,6 +19,10 @@
 //   doubling_slowdown   [1]  each GPU's forward + backward time x this per doubling of the nodes
 //                            beyond one (x s^log2(nodes); compute.doubling_slowdown): the loss across
 //                            nodes, measured on public rows, without a modelled mechanism
+//   node_step_cost      [s]  a fixed cost per optimizer step on rows with more than one GPU per node
+//                            (overheads.node_step_cost): the one-node loss as a cost per step, the
+//                            form in which the public ResNet-50 nodes' loss carries across precisions
+//                            (docs/validation.md "The one-node loss across precisions")
 // There is no interference-factor knob: the simulator has no such parameter yet.
 #pragma once
 

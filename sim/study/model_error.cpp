@@ -108,7 +108,9 @@ std::string roofline_note(const ScenarioSpec& spec)
 
 bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u)
 {
-  if (spec.job_profile || spec.model.traced || !shares_a_node(spec)) return false;
+  // A stated one-node loss (compute.node_slowdown, overheads.node_step_cost) is a measurement: no band.
+  const bool stated = spec.compute.node_slowdown != 1.0 || spec.overheads.node_step_cost.ps > 0;
+  if (spec.job_profile || spec.model.traced || stated || !shares_a_node(spec)) return false;
   push_band(u, "node_slowdown", "one-node loss", spec.compute.node_slowdown, kNodeLossLnSd);
   return true;
 }
@@ -117,8 +119,8 @@ std::string node_loss_note()
 {
   return "interval: compute x exp(N(0, " + fmt("%.3f", kNodeLossLnSd) +
          ")) on rows with more than one GPU per node: 21 public 8-GPU nodes reached 84-100% of 8x one GPU where the "
-         "model, charging the slowest GPU, gives 97-98%; fit node_slowdown with calibrate job on a 1-GPU and a "
-         "full-node row";
+         "model, charging the slowest GPU, gives 97-98%; fit node_step_cost (a cost per step, which carries across "
+         "precisions) or node_slowdown with calibrate job on a 1-GPU and a full-node row";
 }
 
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)

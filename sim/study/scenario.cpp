@@ -88,6 +88,7 @@ ConfigResult run_config(const ScenarioSpec& spec_in, const Config& cfg, const Ru
   setup.optimizer = optimizer_time(spec.model, inst.gpu, spec.training.optimizer);
   setup.step_overhead = framework_step_overhead(cfg.framework, spec.training.lightning_overhead);
   setup.step_overhead += spec.extra_step_overhead;  // calibrate job's fitted overhead (issue 10), 0 by default
+  if (gpn > 1) setup.step_overhead += spec.overheads.node_step_cost;  // the one-node loss as a cost per step
   const double batches = static_cast<double>(spec.training.batch_per_gpu) * spec.training.grad_accum_steps;
   if (spec.data.workers > 0)  // the node's vCPUs shared by its GPUs' workers (sim/step/loader.hpp)
     setup.loader = loader_time(batches, spec.data.per_sample_cpu_s, spec.data.workers, inst.vcpus, gpn);

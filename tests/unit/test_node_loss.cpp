@@ -89,6 +89,44 @@ TEST_CASE("the one-node loss is a band, absent with one GPU per node")
     if (r.step_band.set && r.nodes == 1) CHECK(r.step_band.p90 < 1.01 * r.step_time_s);
 }
 
+// The same loss as a cost per optimizer step (node_step_cost): the form in which NVIDIA's ResNet-50
+// nodes' loss carries from one precision to the other (docs/validation.md, scripts/validate_node_loss.sh).
+TEST_CASE("node_step_cost adds a cost to each optimizer step only where a node runs more than one GPU")
+{
+  for (const int g : {1, 8}) {
+    ScenarioSpec s = bert(g);
+    CHECK(start_value("node_step_cost", s) == 1e-3);  // none written: the fit starts from 1 ms
+    const ScenarioReport before = run_scenario(s, RunOptions{});
+    apply("node_step_cost", s, 0.05);
+    CHECK(start_value("node_step_cost", s) == Approx(0.05));
+    const ScenarioReport after = run_scenario(s, RunOptions{});
+    REQUIRE(after.results.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      CHECK(after.results[i].compute_s == Approx(before.results[i].compute_s).epsilon(1e-12));  // not a compute factor
+      CHECK(after.results[i].step_time_s == Approx(before.results[i].step_time_s + (g > 1 ? 0.05 : 0.0)).epsilon(1e-9));
+    }
+  }
+  // Stated as a scenario key it is the same cost, and it replaces the one-node band (a measurement).
+  const ScenarioReport keyed = predict(bert(8, "compute: {measured_step_s: 0.2}\noverheads: {node_step_cost: 50ms}\n"),
+                                       RunOptions{}, kDefaultSamples);
+  CHECK_FALSE(said(keyed));
+  ScenarioSpec applied = bert(8);
+  apply("node_step_cost", applied, 0.05);
+  CHECK(keyed.results[0].step_time_s == Approx(run_scenario(applied, RunOptions{}).results[0].step_time_s).epsilon(1e-12));
+  CHECK_FALSE(said(predict(bert(8, "compute: {measured_step_s: 0.2, node_slowdown: 1.1}\n"), RunOptions{}, kDefaultSamples)));
+  CHECK_THROWS_WITH(bert(8, "overheads: {node_step_cost: -1ms}\n"), Catch::Contains("overheads.node_step_cost"));
+  CHECK_THROWS_WITH(bert(8, "compute: {node_slowdown: 0}\n"), Catch::Contains("compute.node_slowdown"));
+  // It transfers with the instance, the framework and the model (a framework's own per-step cost).
+  JobContext a = context_of(bert(8)), b = a;
+  CHECK(why_not_transferable("node_step_cost", a, b).empty());
+  b.precision = "amp-fp16";
+  CHECK(why_not_transferable("node_step_cost", a, b).empty());  // across precisions: what it is for
+  b.framework = "horovod";
+  CHECK(why_not_transferable("node_step_cost", a, b) == "fitted with pytorch-ddp, the scenario runs horovod");
+  CHECK(calibrate::knob_warning("node_step_cost", 0.02, 1e-3).empty());
+  CHECK_THAT(calibrate::knob_warning("node_step_cost", 0.5, 1e-3), Catch::Contains("beyond the plausible 0.1 s"));
+}
+
 TEST_CASE("a fitted node_slowdown outside the public range warns")
 {
   CHECK(calibrate::knob_warning("node_slowdown", 1.1, 1.0).empty());
