@@ -108,11 +108,11 @@ std::string knob_warning(const std::string& knob, double v, double start)
   if (knob == "node_slowdown" && (v < 0.95 || v > 1.3))
     return fmt("node_slowdown %.3g", v) + " is outside the plausible 0.95-1.3 (public 8-GPU nodes: 1.00-1.18): " +
            "probably missing: communication or an input-pipeline cost that grows with the GPUs in use, not the node's share";
-  // 8 public ResNet-50 nodes (NVIDIA's DGX-1 and DGX A100 tables) lost 3-26 ms per step beyond the
+  // 8 public ResNet-50 nodes (NVIDIA's DGX-1 and DGX A100 tables) lost 3-27 ms per step beyond the
   // model (docs/validation.md "The one-node loss across precisions"). Far beyond is another cost.
   if (knob == "node_step_cost" && v > 0.1)
     return fmt("node_step_cost %.3g s per step is beyond the plausible 0.1 s (public 8-GPU ResNet-50 nodes: ", v) +
-           "0.003-0.026 s): probably missing: communication or an input-pipeline cost that grows with the step";
+           "0.003-0.027 s): probably missing: communication or an input-pipeline cost that grows with the step";
   // 43 public multi-node rows (2-32 nodes) lost, beyond their own node, x0.95-1.07 of compute per
   // doubling of nodes (docs/validation.md "The loss across nodes"). Far beyond is another cost.
   if (knob == "doubling_slowdown" && (v < 0.95 || v > 1.15))
