@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one-node loss across precisions (docs/validation.md "The one-node loss across precisions"):
-# on NVIDIA's ResNet-50 tables (validation/training, DLE-PT-RN50 and DLE-TF-RN50: one GPU and a
-# full DGX-1 or DGX A100 node, at two precisions each), fit the one-node knob on one precision's
+# on NVIDIA's ResNet-50 and BERT tables (validation/training: DLE-PT-RN50, DLE-TF-RN50, DLE-PT-BERT,
+# DLE-PD-BERT; one GPU and a full DGX-1 or DGX A100 node, at two precisions each; one jobs source
+# per model and knob form in scripts/validate.sh), fit the one-node knob on one precision's
 # two rows with `ddpsim calibrate job --fit compute_scale KNOB`, then predict the other precision's
 # full node from its own one-GPU row (`--fit compute_scale` on that row alone) with the knob
 # carried over as a scenario key. Both forms of the knob are run: node_slowdown (a factor on
@@ -32,13 +33,23 @@ import csv, re, subprocess, sys
 ddpsim, data, work, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 rows = {r["id"]: r for r in csv.DictReader(l for l in open(f"{data}/measurements.csv") if not l.startswith("#"))}
 # (series, precision) -> case id prefix; a series is one framework on one kind of node.
-series = {"DLE-PT-RN50 dgx-a100": ("ptrn50_tf32", "ptrn50_fp16"), "DLE-PT-RN50 dgx1-v100": ("ptrn50v_fp32", "ptrn50v_fp16"),
-          "DLE-TF-RN50 dgx-a100": ("tfrn50_tf32", "tfrn50_fp16"), "DLE-TF-RN50 dgx1-v100": ("tfrn50v_fp32", "tfrn50v_fp16")}
+# model -> series name -> (case id prefix at one precision, at the other)
+series = {"RN50": {"DLE-PT-RN50 dgx-a100": ("ptrn50_tf32", "ptrn50_fp16"), "DLE-PT-RN50 dgx1-v100": ("ptrn50v_fp32", "ptrn50v_fp16"),
+                   "DLE-TF-RN50 dgx-a100": ("tfrn50_tf32", "tfrn50_fp16"), "DLE-TF-RN50 dgx1-v100": ("tfrn50v_fp32", "tfrn50v_fp16")},
+          "BERT": {"DLE-PT-BERT s128 dgx-a100": ("ptbert1_s128_tf32", "ptbert1_s128_fp16"),
+                   "DLE-PT-BERT s512 dgx-a100": ("ptbert1_s512_tf32", "ptbert1_s512_fp16"),
+                   "DLE-PT-BERT s128 dgx1-v100": ("ptbert1v_s128_fp32", "ptbert1v_s128_fp16"),
+                   "DLE-PT-BERT s512 dgx1-v100": ("ptbert1v_s512_fp32", "ptbert1v_s512_fp16"),
+                   "DLE-PD-BERT s128 dgx-a100": ("pdbert1_s128_tf32", "pdbert1_s128_fp16"),
+                   "DLE-PD-BERT s512 dgx-a100": ("pdbert1_s512_tf32", "pdbert1_s512_fp16")}}
 
 
-def run(*args):
+def run(*args, refusal=None):
+    """ddpsim's stdout; None where it refused with `refusal` in its message (a fit it cannot make)."""
     p = subprocess.run([ddpsim, *args], capture_output=True, text=True)
     if p.returncode != 0:
+        if refusal and refusal in p.stderr:
+            return None
         sys.exit(f"validate_node_loss: ddpsim {' '.join(args)} failed: {p.stderr.strip()}")
     return p.stdout
 
@@ -70,12 +81,17 @@ def key(knob, v):
     return f"compute:\n  node_slowdown: {v:.6g}\n" if knob == "node_slowdown" else f"overheads:\n  node_step_cost: {v:.6g}s\n"
 
 
-results = []  # (series, fitted on, predicted, knob, value, measured eff, predicted eff, error %)
-for name, (a_case, b_case) in series.items():
+results = []  # (model, series, fitted on, predicted, knob, value, measured eff, predicted eff, error %)
+for model, name, (a_case, b_case) in ((m, n, c) for m, s in series.items() for n, c in s.items()):
     for fit_case, pred_case in ((a_case, b_case), (b_case, a_case)):
         for knob in ("node_slowdown", "node_step_cost"):
             a = job_file(fit_case, f"{fit_case}_{knob}_fit", True)
-            v = fitted(run("calibrate", "job", a, "--fit", "compute_scale", knob, "-o", f"{work}/a.job.yaml"), knob)
+            # Where the model already charges more than the node lost (the BERT nodes), a cost per
+            # step cannot be fitted (calibrate job refuses: it would be negative); a user then has
+            # none to carry, and the prediction is the model's.
+            out = run("calibrate", "job", a, "--fit", "compute_scale", knob, "-o", f"{work}/a.job.yaml",
+                      refusal="to the lower end of its search")
+            v = fitted(out, knob) if out is not None else 0.0
             b = job_file(pred_case, f"{pred_case}_{knob}_pred", False, key(knob, v))
             run("calibrate", "job", b, "--fit", "compute_scale", "-o", f"{work}/b.job.yaml")
             open(b, "a").write(f"calibration: {work}/b.job.yaml\n")
@@ -83,20 +99,21 @@ for name, (a_case, b_case) in series.items():
             p1, p8 = (float(r["samples_per_s"]) for r in out)
             m1, m8 = float(rows[f"{pred_case}_n1x1"]["measured"]), float(rows[f"{pred_case}_n1x8"]["measured"])
             me, pe = m8 / 8 / m1, p8 / 8 / p1
-            results.append((name, fit_case.split("_")[1], pred_case.split("_")[1], knob, v, me, pe, 100 * (pe / me - 1)))
+            results.append((model, name, fit_case.split("_")[-1], pred_case.split("_")[-1], knob, v, me, pe, 100 * (pe / me - 1)))
 
 if tsv:
     for r in results:
-        print(f"jobs\tDLE-RN50 one-node loss across precisions ({r[3]})\t{r[7]:.4f}")
+        print(f"jobs\tDLE-{r[0]} one-node loss across precisions ({r[4]})\t{r[8]:.4f}")
     sys.exit(0)
 print("| series | fitted on | predicted | knob | fitted value | measured efficiency | predicted | error |")
 print("|---|---|---|---|---|---|---|---|")
-for s, f, p, k, v, me, pe, e in results:
-    value = f"{v * 1e3:.1f} ms" if k == "node_step_cost" else f"{v:.3f}"
+for _, s, f, p, k, v, me, pe, e in results:
+    value = (f"{v * 1e3:.1f} ms" if v > 0 else "refused (none)") if k == "node_step_cost" else f"{v:.3f}"
     print(f"| {s} | {f} | {p} | `{k}` | {value} | {100 * me:.1f}% | {100 * pe:.1f}% | {e:+.1f}% |")
 print()
-for k in ("node_slowdown", "node_step_cost"):
-    errs = sorted(abs(r[7]) for r in results if r[3] == k)
-    med = (errs[len(errs) // 2 - 1] + errs[len(errs) // 2]) / 2
-    print(f"- `{k}`: {len(errs)} predictions, median |error| {med:.1f}%, max {max(errs):.1f}%")
+for m in series:
+    for k in ("node_slowdown", "node_step_cost"):
+        errs = sorted(abs(r[8]) for r in results if r[0] == m and r[4] == k)
+        med = (errs[len(errs) // 2 - 1] + errs[len(errs) // 2]) / 2
+        print(f"- {m}, `{k}`: {len(errs)} predictions, median |error| {med:.1f}%, max {max(errs):.1f}%")
 PY
