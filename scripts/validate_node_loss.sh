@@ -28,7 +28,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 python3 - "$ddpsim" "$root/validation/training" "$work" "$tsv" <<'PY'
-import csv, re, subprocess, sys
+import concurrent.futures, csv, os, re, subprocess, sys
 
 ddpsim, data, work, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 rows = {r["id"]: r for r in csv.DictReader(l for l in open(f"{data}/measurements.csv") if not l.startswith("#"))}
@@ -81,25 +81,29 @@ def key(knob, v):
     return f"compute:\n  node_slowdown: {v:.6g}\n" if knob == "node_slowdown" else f"overheads:\n  node_step_cost: {v:.6g}s\n"
 
 
-results = []  # (model, series, fitted on, predicted, knob, value, measured eff, predicted eff, error %)
-for model, name, (a_case, b_case) in ((m, n, c) for m, s in series.items() for n, c in s.items()):
-    for fit_case, pred_case in ((a_case, b_case), (b_case, a_case)):
-        for knob in ("node_slowdown", "node_step_cost"):
-            a = job_file(fit_case, f"{fit_case}_{knob}_fit", True)
-            # Where the model already charges more than the node lost (the BERT nodes), a cost per
-            # step cannot be fitted (calibrate job refuses: it would be negative); a user then has
-            # none to carry, and the prediction is the model's.
-            out = run("calibrate", "job", a, "--fit", "compute_scale", knob, "-o", f"{work}/a.job.yaml",
-                      refusal="to the lower end of its search")
-            v = fitted(out, knob) if out is not None else 0.0
-            b = job_file(pred_case, f"{pred_case}_{knob}_pred", False, key(knob, v))
-            run("calibrate", "job", b, "--fit", "compute_scale", "-o", f"{work}/b.job.yaml")
-            open(b, "a").write(f"calibration: {work}/b.job.yaml\n")
-            out = list(csv.DictReader(run("scenario", b, "--samples", "0", "--format", "csv").splitlines()))
-            p1, p8 = (float(r["samples_per_s"]) for r in out)
-            m1, m8 = float(rows[f"{pred_case}_n1x1"]["measured"]), float(rows[f"{pred_case}_n1x8"]["measured"])
-            me, pe = m8 / 8 / m1, p8 / 8 / p1
-            results.append((model, name, fit_case.split("_")[-1], pred_case.split("_")[-1], knob, v, me, pe, 100 * (pe / me - 1)))
+def predict(model, name, fit_case, pred_case, knob):
+    """(model, series, fitted on, predicted, knob, value, measured eff, predicted eff, error %)"""
+    a = job_file(fit_case, f"{fit_case}_{knob}_fit", True)
+    # Where the model already charges more than the node lost (the BERT nodes), a cost per step
+    # cannot be fitted (calibrate job refuses: it would be negative); a user then has none to
+    # carry, and the prediction is the model's.
+    out = run("calibrate", "job", a, "--fit", "compute_scale", knob, "-o", f"{work}/{fit_case}_{knob}_fit.job.yaml",
+              refusal="to the lower end of its search")
+    v = fitted(out, knob) if out is not None else 0.0
+    b = job_file(pred_case, f"{pred_case}_{knob}_pred", False, key(knob, v))
+    run("calibrate", "job", b, "--fit", "compute_scale", "-o", f"{b}.job.yaml")
+    open(b, "a").write(f"calibration: {b}.job.yaml\n")
+    out = list(csv.DictReader(run("scenario", b, "--samples", "0", "--format", "csv").splitlines()))
+    p1, p8 = (float(r["samples_per_s"]) for r in out)
+    m1, m8 = float(rows[f"{pred_case}_n1x1"]["measured"]), float(rows[f"{pred_case}_n1x8"]["measured"])
+    me, pe = m8 / 8 / m1, p8 / 8 / p1
+    return (model, name, fit_case.split("_")[-1], pred_case.split("_")[-1], knob, v, me, pe, 100 * (pe / me - 1))
+
+
+tasks = [(m, n, f, p, k) for m, s in series.items() for n, (a, b) in s.items() for f, p in ((a, b), (b, a))
+         for k in ("node_slowdown", "node_step_cost")]
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each task its own files
+    results = list(pool.map(lambda t: predict(*t), tasks))  # in the tasks' order: the output is deterministic
 
 if tsv:
     for r in results:
