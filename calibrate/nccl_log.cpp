@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -99,6 +100,23 @@ int ranks_from_ratio(const NcclLog& log)
   return std::max(1, static_cast<int>(n));
 }
 
+// A device list's rank count must agree with the table it heads: busbw/algbw = 2(n-1)/n within the
+// printed digits of the row with the widest algbw (a list pasted above another run's table fails).
+void check_listed_ranks(const NcclLog& log)
+{
+  const LogRow* best = nullptr;
+  for (const LogRow& r : log.rows)
+    if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
+  if (!best || best->algbw_GBps <= best->algbw_ulp) return;
+  const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);
+  const double hi = (best->busbw_GBps + best->busbw_ulp) / (best->algbw_GBps - best->algbw_ulp);
+  const double want = 2.0 * (log.ranks - 1) / log.ranks;
+  if (want < lo - 1e-12 || want > hi + 1e-12)
+    fail(log.file, best->line, 1,
+         "busbw/algbw = " + std::to_string(best->busbw_GBps / best->algbw_GBps) + " is not 2(n-1)/n = " + std::to_string(want) +
+             " for the " + std::to_string(log.ranks) + " ranks the device list names");
+}
+
 NcclLog parse_csv(const std::string& file, const std::vector<std::string>& lines)
 {
   NcclLog log;
@@ -171,6 +189,7 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
   log.file = file;
   const std::regex version(R"(NCCL version\s+([0-9][0-9A-Za-z.+_-]*))");
   int with_root = -1;  // -1 unknown: decided by the header line, else by the row's shape
+  std::set<int> listed;  // the ranks of the device list
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
@@ -179,6 +198,16 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
     const std::string t = trim(line);
     if (t.empty()) continue;
     if (t[0] == '#') {
+      // nccl-tests' device list ("# Using devices", then one "#  Rank  3 [Group 0] Pid ... on host
+      // device 3 ..." line per rank, all ranks printed by rank 0) states the rank count; it heads the
+      // table, so only lines before the first row count.
+      static const std::regex rank_line(R"(^#\s*Rank\s+([0-9]{1,7})\s+(Group\s+[0-9]+\s+)?Pid\s+[0-9]+\s+on\s)");
+      if (log.rows.empty() && std::regex_search(t, m, rank_line)) {
+        const long id = std::stol(m[1]);
+        if (id >= kMaxLogRanks) fail(file, lineno, 1, "Rank " + std::string(m[1]) + " is out of range 0.." + std::to_string(kMaxLogRanks - 1));
+        listed.insert(static_cast<int>(id));
+        continue;
+      }
       static const std::regex gpus(R"(\bnGpus\s+([0-9]+))");
       if (std::regex_search(t, m, gpus)) {
         const std::string g = m[1];
@@ -218,6 +247,9 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
     log.rows.push_back(LogRow{lineno, Bytes{static_cast<std::uint64_t>(size)}, time, algbw, busbw,
                               half_ulp(tok[t0 + 1]), half_ulp(tok[t0 + 2])});
   }
+  // A whole device list (ranks 0..n-1, each once) names n; a partial one (an excerpt) names nothing.
+  if (!listed.empty() && *listed.begin() == 0 && *listed.rbegin() + 1 == static_cast<int>(listed.size()))
+    log.ranks = static_cast<int>(listed.size());
   return log;
 }
 
@@ -237,6 +269,7 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
   if (log.rows.empty())
     fail(file, 1, 1, "no nccl-tests result rows found (expected all_reduce_perf's table or its CSV form)");
   if (log.ranks == 0) log.ranks = ranks_from_ratio(log);
+  else if (!csv) check_listed_ranks(log);
   log.environment = environment_lines(lines);
   // One range for NCCL_BUFFSIZE wherever it comes from (topology/transport.hpp nccl_buffsize_ok):
   // every command that prices a log (collective --compare, calibrate fit, expect --check) sees it.

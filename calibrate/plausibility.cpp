@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include "sim/study/model_error.hpp"
+
 namespace ddpsim::calibrate {
 namespace {
 
@@ -79,10 +81,13 @@ std::vector<std::string> profile_warnings(const sim::Profile& p, bool host_stage
 std::string knob_warning(const std::string& knob, double v, double start)
 {
   if (knob == "network_efficiency") return efficiency_warning("network_efficiency", v, "NCCL's choice as modelled");
-  // The catalog's price of collectives across nodes against 148 measured ones: ln sd 0.475
-  // (docs/validation.md "The network price's own error"); beyond 2 sd either way is another cost.
-  if (knob == "network_scale" && (v < 0.39 || v > 2.6))
-    return fmt("network_scale %.3g is outside the plausible 0.39-2.6 (2 sd of the catalog price's measured error): ", v) +
+  // The catalog's price of collectives across nodes against the measured ones: ln sd 0.510 over
+  // 169 (sim/study/model_error.hpp; docs/validation.md "The network price's own error"); beyond 2 sd
+  // either way (0.36-2.8) is another cost.
+  const double lo = std::exp(-2 * sim::network_price_ln_sd()), hi = std::exp(2 * sim::network_price_ln_sd());
+  if (knob == "network_scale" && (v < lo || v > hi))
+    return fmt("network_scale %.3g is outside the plausible ", v) + fmt("%.2g", lo) + "-" + fmt("%.2g", hi) +
+           " (2 sd of the catalog price's measured error): " +
            "probably missing: a transport cost the model does not have (host-staged or TCP copies, the per-flow limit, "
            "CPU taken from the loader) or a per-step cost (step_overhead)";
   if (knob == "compute_efficiency") {

@@ -85,6 +85,23 @@ bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw)
   return !(p5 && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiP5NoFlush);
 }
 
+int efa_devices_per_gpu(const std::string& instance)
+{
+  // The catalog models a GPU's EFA devices as one NIC of their summed rate (instances.yaml:
+  // "modelled as 8x 400 Gbps"); the devices themselves, per EC2's instance specifications.
+  const std::string_view name = platform(instance);
+  if (name == "p5.48xlarge" || name == "p5e.48xlarge") return 4;  // 32 x 100 Gbps for 8 GPUs
+  if (name == "p5en.48xlarge") return 2;                           // 16 x 200 Gbps for 8 GPUs
+  return 1;
+}
+
+bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareSpec& sw)
+{
+  if (uses_sockets(spec.nic, sw) || spec.nic.kind != "efa" || efa_devices_per_gpu(spec.name) < 2) return false;
+  const Version ofi = aws_ofi_nccl_release(sw);
+  return ofi >= kOfiRailStriping && ofi < kOfiRailThreshold256K;
+}
+
 Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)
 {
   if (uses_sockets(nic, sw) || nic.kind != "efa") return Time{0};

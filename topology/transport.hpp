@@ -104,6 +104,22 @@ bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, c
 inline constexpr Version kNcclHopperNoFlush{2, 19, 1};
 inline constexpr Version kOfiP5NoFlush{1, 8, 0};
 bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
+// aws-ofi-nccl's RDMA protocol (from v1.7.0-aws, on EFA nodes with more NICs than GPUs: p5's 4 per
+// GPU, p5en's 2) groups a GPU's NICs into rails and stripes each message above
+// OFI_NCCL_ROUND_ROBIN_THRESHOLD over all of them, each part its own RDMA write and completion;
+// smaller messages go whole to one rail in turn (src/nccl_ofi_scheduler.c
+// set_schedule_by_threshold). The threshold was 8 KiB in v1.7.0-v1.7.3 and is 256 KiB from
+// v1.7.4-aws (81a1cca1, the backport of 74512f3b, 2023-11-11: "empirical testing on P5 indicates
+// that throughput is generally improved with a larger round robin threshold"), so a 128 KiB
+// NVLS+Tree chunk leaves as four writes on p5 with 1.7.0-1.7.3 and as one after. ddpsim has no
+// per-message cost on EFA with a source, so this is not priced; a note says so (app/input
+// rail_striping_note; the EKS p5 log of NCCL 2.18.5 + aws-ofi-nccl 1.7.3, docs/validation.md B).
+inline constexpr Version kOfiRailStriping{1, 7, 0};
+inline constexpr Version kOfiRailThreshold256K{1, 7, 4};
+// EFA devices per GPU (4 on p5 and p5e, 2 on p5en, else 1), where the catalog sums them into one NIC.
+int efa_devices_per_gpu(const std::string& instance);
+// True when the nodes' aws-ofi-nccl stripes every message above 8 KiB over a GPU's rails.
+bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareSpec& sw);
 // The network latency aws-ofi-nccl reports to NCCL (props->latency), which NCCL's model charges per
 // network hop when it chooses (github aws/aws-ofi-nccl, read at the tags): 0 before v1.2.0-aws
 // (2022-01-24, commits 40000971/d0877493 "Set intranode latency for EFA networks": 150 us on every

@@ -176,6 +176,8 @@ class CollectiveCommand final : public Command {
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
       apply_transport(spec, transport);
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
+    if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)
+      std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport.
     if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic, gpn);
     if (opt_.algo == "parameter-server") spec.nic = nic_for_library("ps", spec.nic, gpn);
@@ -203,7 +205,7 @@ class CollectiveCommand final : public Command {
                                                  "--max-bytes")
                       : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
     // Across nodes the price carries its measured error, on the whole time as a scenario's band is
-    // (sim/study/model_error.hpp, knob network_scale): the catalog's 0.475 (the sd of
+    // (sim/study/model_error.hpp, knob network_scale): the catalog's 0.510 (the sd of
     // ln(measured / priced) over whole collectives, latency-bound sizes included), or a fitted
     // profile's own residual spread.
     const sim::ResidualSpread spread = sim::profile_residual_spread(prof);

@@ -68,6 +68,18 @@ std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst)
   return o.str();
 }
 
+std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst)
+{
+  if (!net_plugin_stripes_small_messages(inst, t.software)) return "";
+  std::ostringstream o;
+  o << "network: aws-ofi-nccl " << to_string(aws_ofi_nccl_release(t.software)) << " stripes every message above 8 KiB over a GPU's "
+    << efa_devices_per_gpu(inst.name) << " EFA NICs (OFI_NCCL_ROUND_ROBIN_THRESHOLD 8192 before 1.7.4-aws; 256 KiB since), "
+    << "one write and completion per NIC where later releases send one; not priced (no per-message cost with a source): "
+       "across nodes, mid and large sizes may take longer than shown (a p5 log of NCCL 2.18.5 with 1.7.3 ran 1.3-3.4x "
+       "ddpsim's time at 64 MiB - 1 GiB, with the shipped p5 profile and with the catalog alone; docs/validation.md B)";
+  return o.str();
+}
+
 std::string as_of_note(const TransportSpec& t, bool horovod)
 {
   if (!t.as_of) return "";

@@ -8,8 +8,8 @@
 //     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against 97-100% modelled
 //     with the slowest GPU charged);
 //   - the network's price from the catalog alone: every collective across nodes x exp(N(0,
-//     0.475^2)) on scenarios that cross nodes with no fitted network profile (148 measured
-//     multi-node collectives of 8 AWS sources, priced by the catalog alone);
+//     0.510^2)) on scenarios that cross nodes with no fitted network profile (169 measured
+//     multi-node collectives of 9 AWS sources, priced by the catalog alone);
 //   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
 //     several nodes (43 public multi-node rows, their efficiency against their own one-node row).
 #pragma once

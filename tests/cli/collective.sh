@@ -98,11 +98,11 @@ e_none=$("$ddpsim" collective --instance p5.48xlarge --nodes 2 -b 1M -e 1M --pro
 e_one=$("$ddpsim" collective --instance p5.48xlarge --nodes 1 -b 1M -e 1M --profile none 2>&1 >/dev/null)
 e_fit=$("$ddpsim" collective --instance p5.48xlarge --nodes 2 -b 1M -e 1M 2>&1 >/dev/null)
 e_bad=$("$ddpsim" collective --instance p4d.24xlarge --nodes 2 -e 1E 2>&1 >/dev/null)
-[[ "$e_none" == *"$note"*"1.30x their price"*"ln sd 0.475"* && "$e_one" != *"$note"* && "$e_fit" != *"$note"* &&
+[[ "$e_none" == *"$note"*"1.34x their price"*"ln sd 0.510"* && "$e_one" != *"$note"* && "$e_fit" != *"$note"* &&
    "$e_bad" != *"$note"* ]] && say ok "catalog-only network: its measured error said across nodes only" ||
   say fail "catalog-only network note: none [$e_none] one [$e_one] fitted [$e_fit] error [$e_bad]"
-# ... and carries it as an interval in every format: the 0.475 is the sd of ln(measured / priced)
-# over whole collectives, so each row's time x exp(-+1.2816 x 0.475) = x0.544-1.837; none on one node.
+# ... and carries it as an interval in every format: the 0.510 is the sd of ln(measured / priced)
+# over whole collectives, so each row's time x exp(-+1.2816 x 0.510) = x0.520-1.922; none on one node.
 "$ddpsim" collective --instance p4de.24xlarge --nodes 2 -b 8 -e 1G -f 4 --profile none --format csv >"$tmp/band.csv" 2>/dev/null &&
   "$ddpsim" collective --instance p4de.24xlarge --nodes 1 -b 1M -e 1M --profile none --format csv >"$tmp/band1.csv" 2>/dev/null &&
   "$ddpsim" collective --instance p4de.24xlarge --nodes 2 -e 1M --profile none --format json >"$tmp/band.json" 2>/dev/null &&
@@ -112,10 +112,10 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 14, len(rows)
 for r in rows:
     t, lo, hi = float(r["time_us"]), float(r["time_us_p10"]), float(r["time_us_p90"])
-    assert abs(hi / t - 1.837) < 0.002 and abs(t / lo - 1.837) < 0.002, r
+    assert abs(hi / t - 1.922) < 0.002 and abs(t / lo - 1.922) < 0.002, r
 assert "time_us_p10" not in next(csv.DictReader(open(sys.argv[2]))), "one node has no network band"
 j = json.load(open(sys.argv[3]))
-assert "0.475" in j["interval"] and all(r["time_us_p10"] < r["time_us"] < r["time_us_p90"] for r in j["rows"]), j
+assert "0.510" in j["interval"] and all(r["time_us_p10"] < r["time_us"] < r["time_us_p90"] for r in j["rows"]), j
 PY
 "$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$data/p4de_2node_16gpu_allreduce_awsome.txt" \
   >"$tmp/band_cmp.txt" 2>/dev/null &&
@@ -131,20 +131,25 @@ i1=$("$ddpsim" collective --instance p5.48xlarge --nodes 1 -b 1G -e 1G 2>/dev/nu
   say ok "fitted profile: its residuals' interval, flagged beyond its nodes, none on one node" ||
   say fail "fitted profile interval: [$i2] [$i8] [$i1]"
 # The interval's claim, through the command: over the project's two-node logs priced by the catalog
-# alone, about 80 % of the measured rows lie inside p10-p90 (85 of 104 when written; docs/validation.md).
+# alone, about 80 % of the measured rows lie inside p10-p90 (85 of 104 when written; 96 of 125 since round 4
+# session 27 added the 2019 p3dn log without AWS's plugin patch, 7 of its 21 inside; docs/validation.md).
 inside=0 total=0
+# instance:log[:option], the option as validation/collectives/logs.csv gives it (the p3dn logs ran rings only).
 for pair in p4de.24xlarge:p4de_2node_16gpu_allreduce_awsome.txt p5.48xlarge:p5_2node_16gpu_allreduce_awsome.txt \
   p5.48xlarge:p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv p5.48xlarge:p5_2node_16gpu_allreduce_awsome_eks_nccl2.18.5_partial.txt \
-  p3dn.24xlarge:p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt; do
-  counts=$("$ddpsim" collective --instance "${pair%%:*}" --nodes 2 --profile none --compare "$data/${pair#*:}" 2>/dev/null |
+  p3dn.24xlarge:p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt:--algorithm=ring \
+  p3dn.24xlarge:p3dn_2node_16gpu_allreduce_efa_nccl2.4.6_ring_cybertronai.txt:--algorithm=ring; do
+  IFS=: read -r inst log opt <<<"$pair"
+  # shellcheck disable=SC2086
+  counts=$("$ddpsim" collective --instance "$inst" --nodes 2 --profile none ${opt:-} --compare "$data/$log" 2>/dev/null |
     sed -n 's/.*; \([0-9]*\) of \([0-9]*\) measured rows inside.*/\1 \2/p')
   read -r k n <<<"$counts"
   inside=$((inside + ${k:-0})) total=$((total + ${n:-0}))
 done
-[ "$total" = 104 ] && [ $((100 * inside / total)) -ge 75 ] &&
+[ "$total" = 125 ] && [ $((100 * inside / total)) -ge 75 ] &&
   say ok "catalog-only interval holds $inside of $total measured two-node rows" ||
-  say fail "catalog-only interval holds $inside of $total measured two-node rows (want >= 75 % of 104)"
-# Held out from that 0.475 (round 4 session 20): the p3dn figures quoted in issue threads, 9 of 10
+  say fail "catalog-only interval holds $inside of $total measured two-node rows (want >= 75 % of 125)"
+# Held out from the 0.475 of the time (round 4 session 20): the p3dn figures quoted in issue threads, 9 of 10
 # inside p10-p90 when written (docs/validation.md); each row's measured time is the predicted one
 # scaled by predicted / measured busbw.
 quoted="$data/../../validation/aws/quoted_points.csv"

@@ -115,6 +115,31 @@ TEST_CASE("hardening: nccl-tests logs bound the rank count they imply")
   CHECK(user_error_of([&] { calibrate::parse_nccl_log("e.txt", "# nothing\n"); }).find("e.txt:1:1: error: no nccl-tests") == 0);
 }
 
+TEST_CASE("hardening: nccl-tests' device list states the rank count where the digits cannot")
+{
+  // 3.41 / 1.82 = 1.8736: 15 and 16 ranks both fit two printed decimals, so the ratio alone is refused...
+  const std::string table = "8388608 2097152 float sum 4615.5 1.82 3.41 5e-07 4614.6 1.82 3.41 5e-07\n";
+  CHECK(user_error_of([&] { calibrate::parse_nccl_log("l.txt", table); }).find("does not determine the rank count") !=
+        std::string::npos);
+  // ... and the list of ranks 0..15 (old form, and the newer one with a Group) names 16.
+  std::string listed = "# Using devices\n", grouped = listed;
+  for (int r = 0; r < 16; ++r) {
+    listed += "#   Rank " + std::to_string(r) + " Pid 9" + std::to_string(r) + " on host-" + std::to_string(r / 8) + " device " +
+              std::to_string(r % 8) + " [0x00] Tesla V100-SXM2-32GB\n";
+    grouped += "#  Rank " + std::to_string(r) + " Group  0 Pid 9" + std::to_string(r) + " on host device " + std::to_string(r % 8) +
+               " [0x53] NVIDIA H100 80GB HBM3\n";
+  }
+  CHECK(calibrate::parse_nccl_log("l.txt", listed + table).ranks == 16);
+  CHECK(calibrate::parse_nccl_log("l.txt", grouped + table).ranks == 16);
+  // A list that the table contradicts (8 ranks: 2 x 7 / 8 = 1.75) is an error at the row that shows it.
+  std::string eight = "# Using devices\n";
+  for (int r = 0; r < 8; ++r) eight += "#   Rank " + std::to_string(r) + " Pid 1 on h device " + std::to_string(r) + " [0x00] V100\n";
+  CHECK(user_error_of([&] { calibrate::parse_nccl_log("l.txt", eight + table); }).find("l.txt:10:1: error: busbw/algbw") == 0);
+  // An excerpt of the list (ranks 3..4) names nothing: the ratio decides, here refused.
+  const std::string part = "#   Rank 3 Pid 1 on h device 3 [0x00] V100\n#   Rank 4 Pid 1 on h device 4 [0x00] V100\n";
+  CHECK(user_error_of([&] { calibrate::parse_nccl_log("l.txt", part + table); }).find("does not determine") != std::string::npos);
+}
+
 TEST_CASE("hardening: a fitted profile loads back, an absurd fit is refused with a location")
 {
   const InstanceSpec& p5 = test::instance("p5.48xlarge");

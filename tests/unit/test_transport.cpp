@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "app/input/scenario_loader.hpp"
+#include "app/input/transport_loader.hpp"
 #include "support.hpp"
 #include "sim/study/twin.hpp"
 #include "topology/routing.hpp"
@@ -194,6 +195,33 @@ TEST_CASE("transport: aws-ofi-nccl sets NCCL_PROTO=simple on first-generation EF
   apply_transport(p4de, t);
   CHECK_FALSE(p4de.nccl_proto_simple);
   CHECK_FALSE(instance("p3.16xlarge").nccl_proto_simple);
+}
+
+TEST_CASE("transport: aws-ofi-nccl 1.7.0-1.7.3 stripes every message above 8 KiB over a p5 GPU's four NICs, and says so")
+{
+  const InstanceSpec p5 = instance("p5.48xlarge");
+  CHECK(efa_devices_per_gpu("p5.48xlarge") == 4);
+  CHECK(efa_devices_per_gpu("ml.p5en.48xlarge") == 2);
+  CHECK(efa_devices_per_gpu("p4d.24xlarge") == 1);
+  SoftwareSpec sw;
+  sw.nccl = v("2.18.5");
+  for (const char* striping : {"1.7.0", "1.7.3"}) {
+    sw.aws_ofi_nccl = striping;
+    CHECK(net_plugin_stripes_small_messages(p5, sw));
+  }
+  for (const char* whole : {"1.6.0", "1.7.4", "1.8.0", "none"}) {  // before the rails, after 256 KiB, no plugin
+    sw.aws_ofi_nccl = whole;
+    CHECK_FALSE(net_plugin_stripes_small_messages(p5, sw));
+  }
+  sw.aws_ofi_nccl = "1.7.3";
+  CHECK_FALSE(net_plugin_stripes_small_messages(instance("p4de.24xlarge"), sw));  // one NIC per two GPUs: no rails
+  TransportSpec t;
+  t.software = sw;
+  const std::string note = app::rail_striping_note(t, p5);
+  CHECK(note.find("aws-ofi-nccl 1.7.3 stripes every message above 8 KiB over a GPU's 4 EFA NICs") != std::string::npos);
+  CHECK(note.find("not priced") != std::string::npos);
+  t.software.aws_ofi_nccl = "1.8.0";
+  CHECK(app::rail_striping_note(t, p5).empty());
 }
 
 TEST_CASE("transport: a TCP scenario that states no NCCL says which stack it was priced with")
