@@ -2,7 +2,7 @@
 # Every measured number the project holds, against the model (issue 18, docs/validation.md "One table"):
 #   collectives  the nccl-tests logs of validation/collectives/logs.csv (`ddpsim collective --compare`,
 #                catalog physics, no fitted profile) and the AWS points of validation/aws/collective_points.csv and
-#                validation/aws/quoted_points.csv
+#                validation/aws/quoted_points.csv (and the single points of validation/collectives/points.csv)
 #   training     validation/training and validation/aws/training (scripts/validate_training.sh)
 #   jobs         `calibrate job` fitted on 1-2 nodes, held-back rows (scripts/validate_calibrate_job.sh, one knob set)
 #                and the seed and AWS ResNet-50 series with their own knobs; the one-node knob of NVIDIA's
@@ -185,3 +185,24 @@ if sys.argv[3]:
         sys.exit(1)
     print(f"\nNo source worse than {sys.argv[3]}.")
 PY
+
+# With --check, the catalog-only network band's sd (sim/study/model_error.cpp, as ddpsim states it)
+# must be the RMS of ln(measured / priced) over the multi-node rows that define it: every
+# multi-node collective row above but the quoted figures ("#n" sources) and the points whose node
+# count is inferred (docs/validation.md "The network price's own error").
+if [[ -n "$check" ]]; then
+  stated=$("$ddpsim" collective --instance p4de.24xlarge --nodes 2 -b 1M -e 1M --profile none 2>&1 >/dev/null |
+    sed -n 's/.*ln sd \([0-9.]*\).*/\1/p' | head -1)
+  python3 - "$errs" "$stated" <<'PY'
+import math, sys
+e = [math.log(1 + float(x) / 100) for kind, src, x in (l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip())
+     if kind == "collectives" and "1-node" not in src and "#" not in src and "inferred" not in src]
+rms = math.sqrt(sum(x * x for x in e) / len(e))
+stated = float(sys.argv[2] or "nan")
+if not abs(round(rms, 3) - stated) < 5e-4:
+    print(f"\nNETWORK BAND: ddpsim states ln sd {sys.argv[2] or '(none)'}, the {len(e)} rows that define it give {rms:.3f}: "
+          "update sim/study/model_error.cpp kNetworkLnSd and its docs")
+    sys.exit(1)
+print(f"Network band: ln sd {stated:.3f} = the RMS over the {len(e)} multi-node rows that define it.")
+PY
+fi
