@@ -202,7 +202,7 @@ NcclLog parse_text(const std::string& file, const std::vector<std::string>& line
       // device 3 ..." line per rank, all ranks printed by rank 0) states the rank count; it heads the
       // table, so only lines before the first row count.
       static const std::regex rank_line(R"(^#\s*Rank\s+([0-9]{1,7})\s+(Group\s+[0-9]+\s+)?Pid\s+[0-9]+\s+on\s)");
-      if (log.rows.empty() && std::regex_search(t, m, rank_line)) {
+      if (log.rows.empty() && t.find("Rank") != std::string::npos && std::regex_search(t, m, rank_line)) {
         const long id = std::stol(m[1]);
         if (id >= kMaxLogRanks) fail(file, lineno, 1, "Rank " + std::string(m[1]) + " is out of range 0.." + std::to_string(kMaxLogRanks - 1));
         listed.insert(static_cast<int>(id));
