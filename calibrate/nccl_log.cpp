@@ -66,14 +66,29 @@ constexpr double kMaxLogTimeUs = 8.64e12;
 // Launcher prefixes: "[1,0]<stdout>:" (Open MPI --tag-output), "0:" (srun --label).
 const std::regex kPrefix(R"(^\s*(\[\d+,\d+\]<std(out|err)>:|\d+:(?=\s)))");
 
+// The row with the widest algbw (the most printed digits) and the bounds its digits put on
+// busbw/algbw = 2(n-1)/n; null row when no row has a bandwidth.
+struct RatioRow {
+  const LogRow* row = nullptr;
+  double lo = 0, hi = 0;
+};
+RatioRow widest_row(const NcclLog& log)
+{
+  RatioRow w;
+  for (const LogRow& r : log.rows)
+    if (r.algbw_GBps > 0 && (!w.row || r.algbw_GBps > w.row->algbw_GBps)) w.row = &r;
+  if (!w.row) return w;
+  w.lo = (w.row->busbw_GBps - w.row->busbw_ulp) / (w.row->algbw_GBps + w.row->algbw_ulp);
+  w.hi = (w.row->busbw_GBps + w.row->busbw_ulp) / (w.row->algbw_GBps - w.row->algbw_ulp);
+  return w;
+}
+
 int ranks_from_ratio(const NcclLog& log)
 {
-  // The largest row has the most digits in algbw and busbw: busbw/algbw = 2(n-1)/n, so
-  // n = 2 / (2 - ratio). The printed digits bound the ratio; when the bounds give different rank
-  // counts the log cannot tell n (near ratio 2 a rounding step spans thousands of ranks).
-  const LogRow* best = nullptr;
-  for (const LogRow& r : log.rows)
-    if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
+  // busbw/algbw = 2(n-1)/n, so n = 2 / (2 - ratio). The printed digits bound the ratio; when the
+  // bounds give different rank counts the log cannot tell n (near ratio 2 a rounding step spans
+  // thousands of ranks).
+  const auto [best, lo, hi] = widest_row(log);
   if (!best) fail(log.file, 1, 1, "no row with a bandwidth: cannot tell the rank count");
   const double ratio = best->busbw_GBps / best->algbw_GBps;
   if (best->busbw_GBps == 0)
@@ -82,8 +97,6 @@ int ranks_from_ratio(const NcclLog& log)
              ": a one-GPU log (an all-reduce among 1 rank moves nothing between GPUs; nothing to fit)");
   if (!(ratio >= 0.99 && ratio < 2.0))
     fail(log.file, best->line, 1, "busbw/algbw = " + std::to_string(ratio) + " is not an all_reduce's 2(n-1)/n");
-  const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);
-  const double hi = (best->busbw_GBps + best->busbw_ulp) / (best->algbw_GBps - best->algbw_ulp);
   // The rank counts whose 2(n-1)/n lies within the printed digits' bounds: exactly one names n;
   // none (rounding pushed the ratio between two counts) takes the nearest; several cannot tell.
   const long n = std::lround(2.0 / (2.0 - std::max(ratio, 0.99)));
@@ -104,12 +117,8 @@ int ranks_from_ratio(const NcclLog& log)
 // printed digits of the row with the widest algbw (a list pasted above another run's table fails).
 void check_listed_ranks(const NcclLog& log)
 {
-  const LogRow* best = nullptr;
-  for (const LogRow& r : log.rows)
-    if (r.algbw_GBps > 0 && (!best || r.algbw_GBps > best->algbw_GBps)) best = &r;
+  const auto [best, lo, hi] = widest_row(log);
   if (!best || best->algbw_GBps <= best->algbw_ulp) return;
-  const double lo = (best->busbw_GBps - best->busbw_ulp) / (best->algbw_GBps + best->algbw_ulp);
-  const double hi = (best->busbw_GBps + best->busbw_ulp) / (best->algbw_GBps - best->algbw_ulp);
   const double want = 2.0 * (log.ranks - 1) / log.ranks;
   if (want < lo - 1e-12 || want > hi + 1e-12)
     fail(log.file, best->line, 1,

@@ -84,12 +84,14 @@ std::string knob_warning(const std::string& knob, double v, double start)
   // The catalog's price of collectives across nodes against the measured ones: ln sd 0.510 over
   // 169 (sim/study/model_error.hpp; docs/validation.md "The network price's own error"); beyond 2 sd
   // either way (0.36-2.8) is another cost.
-  const double lo = std::exp(-2 * sim::network_price_ln_sd()), hi = std::exp(2 * sim::network_price_ln_sd());
-  if (knob == "network_scale" && (v < lo || v > hi))
-    return fmt("network_scale %.3g is outside the plausible ", v) + fmt("%.2g", lo) + "-" + fmt("%.2g", hi) +
-           " (2 sd of the catalog price's measured error): " +
-           "probably missing: a transport cost the model does not have (host-staged or TCP copies, the per-flow limit, "
-           "CPU taken from the loader) or a per-step cost (step_overhead)";
+  if (knob == "network_scale") {
+    const double lo = std::exp(-2 * sim::network_price_ln_sd()), hi = std::exp(2 * sim::network_price_ln_sd());
+    if (v < lo || v > hi)
+      return fmt("network_scale %.3g is outside the plausible ", v) + fmt("%.2g", lo) + "-" + fmt("%.2g", hi) +
+             " (2 sd of the catalog price's measured error): " +
+             "probably missing: a transport cost the model does not have (host-staged or TCP copies, the per-flow limit, "
+             "CPU taken from the loader) or a per-step cost (step_overhead)";
+  }
   if (knob == "compute_efficiency") {
     if (v >= 1 - kOnBound) return fmt("compute_efficiency %.3g is at its bound 1 (peak FLOP/s): ", v) +
                                   "probably missing: less work than modelled (a smaller model, mixed precision, fused kernels)";
