@@ -7,10 +7,10 @@
 // section 5.10): each fitted row above the smallest node count is predicted by a fit on the
 // fitted rows with fewer nodes only, with as many of the fit's knobs as those rows determine
 // (a network knob is not determined by one-node rows: it keeps the scenario's value). Its error
-// e (ln predicted/observed), over d = log2(nodes / largest node count fitted) doublings, is one
-// observation of a random walk: the model error after d doublings has variance s^2 d, with
+// e (ln predicted/observed), over d = log2(nodes / largest node count fitted) doublings, gives
 // s^2 = mean(e^2 / d). The intervals (sim/study/uncertainty.hpp) widen by it beyond the fitted
-// range. Forward fits use fewer knobs than the real fit, so s is an upper estimate.
+// range as a drift, sd s d after d doublings (docs/validation.md section D: a random walk, s sqrt(d),
+// under-covered the held-back rows). Forward fits use fewer knobs than the real fit, so s is an upper estimate.
 #pragma once
 
 #include <string>

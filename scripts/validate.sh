@@ -79,7 +79,7 @@ while IFS=$'\t' read -r source instance nodes bytes measured args; do
       2> >(quiet_notes) | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "busbw_GBps") c = i } NR == 2 { print $c }' > "$work/p.$key"
   fi
   python3 -c 'import sys; p = float(open(sys.argv[1]).read()) * 8; m = float(sys.argv[2]); print(f"collectives\t{sys.argv[3]}\t{100.0 * (p / m - 1.0):.4f}")' \
-    "$work/p.$key" "$measured" "$source" >> "$errs"
+    "$work/p.$key" "$measured" "$source" | tee -a "$errs" | sed "s/\$/\t$nodes/" >> "$work/point_nodes"
 done < "$work/points"
 
 # 3. Training scaling efficiency (rows with a reference): the table's last column, by source.
@@ -204,5 +204,32 @@ if not abs(round(rms, 3) - stated) < 5e-4:
           "update sim/study/model_error.cpp kNetworkLnSd and its docs")
     sys.exit(1)
 print(f"Network band: ln sd {stated:.3f} = the RMS over the {len(e)} multi-node rows that define it.")
+PY
+  # ... and the drift beyond the nodes it was measured on (sim/study/model_error.cpp kNetworkDriftLnSd):
+  # every point source with rows at several node counts, each row beyond its smallest count predicted by
+  # one time scale fitted there (the mean ln error of those rows); s^2 = mean((e / doublings)^2).
+  drift=$("$ddpsim" collective --instance p4de.24xlarge --nodes 8 -b 1M -e 1M --profile none 2>/dev/null |
+    sed -n 's/.*+ (\([0-9.]*\) x .*/\1/p' | head -1)
+  python3 - "$work/point_nodes" "$drift" <<'PY'
+import collections, math, sys
+rows = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    _, src, err, nodes = l.rstrip("\n").split("\t")
+    rows[src].append((int(nodes), math.log(1 + float(err) / 100)))
+obs = []
+for src, r in sorted(rows.items()):
+    low = min(n for n, _ in r)
+    if low < 2 or all(n == low for n, _ in r):
+        continue
+    base = [e for n, e in r if n == low]
+    anchor = sum(base) / len(base)
+    obs += [(e - anchor) / math.log2(n / low) for n, e in r if n > low]
+s = math.sqrt(sum(x * x for x in obs) / len(obs))
+stated = float(sys.argv[2] or "nan")
+if not abs(round(s, 3) - stated) < 5e-4:
+    print(f"\nNETWORK DRIFT: ddpsim states {sys.argv[2] or '(none)'} per doubling, the {len(obs)} rows beyond their series' "
+          f"smallest node count give {s:.3f}: update sim/study/model_error.cpp kNetworkDriftLnSd and its docs")
+    sys.exit(1)
+print(f"Network drift: {stated:.3f} per doubling = the RMS over the {len(obs)} rows beyond their series' smallest node count.")
 PY
 fi

@@ -3,6 +3,7 @@
 // all_reduce_perf so the prediction can be put next to a real log (app/output/collective_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "algorithms/registry.hpp"
@@ -208,15 +209,25 @@ class CollectiveCommand final : public Command {
     // (sim/study/model_error.hpp, knob network_scale): the catalog's 0.510 (the sd of
     // ln(measured / priced) over whole collectives, latency-bound sizes included), or a fitted
     // profile's own residual spread.
+    // Beyond the nodes that error was measured on it grows by a drift per doubling (issue 18 item 4).
     const sim::ResidualSpread spread = sim::profile_residual_spread(prof);
     if (opt_.nodes > 1 && (!prof.network.fitted || spread.rows >= 2)) {
       const bool catalog_price = !prof.network.fitted;
-      const double sd = catalog_price ? sim::network_price_ln_sd() : spread.ln_sd;
+      const double measured_sd = catalog_price ? sim::network_price_ln_sd() : spread.ln_sd;
+      const int measured_nodes = sim::price_error_nodes(prof);
+      const double sd = sim::network_sd_at(measured_sd, measured_nodes, opt_.nodes);
+      const std::string d = fmt("%.2g", std::log2(static_cast<double>(opt_.nodes) / std::max(1, measured_nodes)));
+      const std::string beyond = opt_.nodes > measured_nodes
+                                     ? "; " + std::to_string(opt_.nodes) + " nodes is " + d + " doubling(s) beyond the " +
+                                           std::to_string(measured_nodes) + " it was measured on: sd sqrt(" + fmt("%.3f", measured_sd) + "^2 + (" +
+                                           fmt("%.3f", sim::network_drift_ln_sd()) + " x " + d +
+                                           ")^2), the drift per doubling of the p3dn series at 2-8 nodes (docs/validation.md)"
+                                     : "";
       report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
                          (catalog_price ? "the catalog price's measured error across nodes (docs/validation.md)"
                                         : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +
-                                              std::to_string(spread.max_nodes) + " nodes" +
-                                              (opt_.nodes > spread.max_nodes ? "; more nodes than the fit saw: not measured there" : "") + ")");
+                                              std::to_string(spread.max_nodes) + " nodes)") +
+                         beyond;
       const double fast = sim::network_error_factor(0.9, sd);
       for (const calibrate::SweepRow& r : report.rows) {
         report.band.p10_us.push_back(r.time_us / fast);

@@ -14,6 +14,8 @@
 //                     "pipelined broadcast"), so a sqrt(S) term with a free coefficient.
 #pragma once
 
+#include <cmath>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,17 @@ struct ScopeParams {
   // `network_scale`, by which intervals carry a price's measured error (an error of the whole
   // time; sim/study/model_error.hpp) and which a job fit (calibrate job) may fit.
   double time_scale = 1;
+  // ... and on N > drift_from_nodes nodes also drift^log2(N / drift_from_nodes): an interval's draw
+  // of how a price's error grows beyond the node counts it was measured on (knob `network_drift`,
+  // sim/study/model_error.hpp). 1 / 0: none.
+  double drift = 1;
+  int drift_from_nodes = 0;
+  // The whole factor on a collective over `nodes` nodes.
+  double scale_at(int nodes) const
+  {
+    if (drift == 1 || drift_from_nodes <= 0 || nodes <= drift_from_nodes) return time_scale;
+    return time_scale * std::pow(drift, std::log2(static_cast<double>(nodes) / drift_from_nodes));
+  }
 };
 
 struct Residual {

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "sim/step/compute.hpp"
+#include "sim/study/model_error.hpp"
 
 namespace ddpsim::sim {
 namespace {
@@ -105,6 +106,9 @@ void apply(const std::string& name, ScenarioSpec& s, double v)
     s.communication.profile.network.fitted = true;
   } else if (name == "network_scale") {
     s.communication.profile.network.time_scale = v;
+  } else if (name == "network_drift") {  // an interval's knob only, not fitted (sim/study/model_error.hpp)
+    s.communication.profile.network.drift = v;
+    s.communication.profile.network.drift_from_nodes = price_error_nodes(s.communication.profile);
   } else if (name == "network_latency") {
     s.cluster.instance.nic.latency = Time::from_seconds(v);
   } else if (name == "nvlink_latency") {

@@ -11,7 +11,9 @@
 //     0.510^2)) on scenarios that cross nodes with no fitted network profile (169 measured
 //     multi-node collectives of 9 AWS sources, priced by the catalog alone);
 //   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
-//     several nodes (43 public multi-node rows, their efficiency against their own one-node row).
+//     several nodes (43 public multi-node rows, their efficiency against their own one-node row);
+//   - beyond the nodes a network band was measured on: every collective across nodes also
+//     x exp(N(0, (0.206 d)^2)), d doublings further (the two p3dn series held at 2-8 nodes).
 #pragma once
 
 #include <string>
@@ -51,8 +53,27 @@ double network_error_factor(double q, double ln_sd = network_price_ln_sd());
 struct ResidualSpread {
   double ln_sd = 0;
   int rows = 0, max_nodes = 0;
+  double sd_at(int nodes) const;  // widened beyond max_nodes (network_sd_at below)
 };
 ResidualSpread profile_residual_spread(const Profile& prof);
+
+// The Dimension::source of the two network bands above (the catalog's, a profile's residuals).
+inline constexpr const char* kNetworkPriceSource = "network price error";
+inline constexpr const char* kProfileResidualsSource = "profile residuals";
+
+// How a network price's error grows beyond the node counts it was measured on (issue 18 item 4,
+// round 4 session 28): d doublings further, the sd grows to sqrt(ln_sd^2 + (0.206 d)^2) (a drift,
+// measured on the two p3dn series the project holds at 2-8 nodes; model_error.cpp). Knob
+// network_drift (sim/network/profile.hpp ScopeParams::drift).
+double network_drift_ln_sd();
+// The most nodes the price's error was measured on: a fitted profile's multi-node residuals', the
+// catalog band's 2; 0 for a fitted profile without two multi-node residuals (no band at all).
+int price_error_nodes(const Profile& prof);
+double network_sd_at(double ln_sd, int measured_nodes, int nodes);
+// Adds the drift where a network band (catalog or profile) is on and some row runs beyond the
+// nodes that band was measured on. Returns whether it was added.
+bool add_network_drift(const ScenarioSpec& spec, Uncertainty& u);
+std::string network_drift_note(const ScenarioSpec& spec);
 
 // The loss across nodes, when some row runs on several nodes and no job profile is applied (the
 // user's rows calibrate it), or the one applied was fitted on rows of one node only (then nothing

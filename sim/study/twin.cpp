@@ -33,7 +33,7 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   if (s.rows < 2) return;
   Dimension d;
   d.knob = "network_scale";  // residuals are of whole collectives: the whole time, not the bandwidth alone
-  d.source = "profile residuals";
+  d.source = kProfileResidualsSource;
   d.center = std::log(prof.network.time_scale);
   push_normal(u, d, s.ln_sd * s.ln_sd);
   notes.push_back("interval: every collective across nodes x exp(N(0, " + fmt("%.3f", s.ln_sd) + ")) from " +
@@ -200,6 +200,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
   const bool node_loss = add_node_loss(loaded, u);       // issue 18
   add_profile_spread(loaded.communication.profile, u, notes);  // the catalog-only profile has no residuals: adds nothing
   const bool network = add_network_error(loaded, u);           // issue 18: ... so it gets the catalog's measured error
+  const bool drift = add_network_drift(loaded, u);             // ... growing beyond the nodes it was measured on
   const bool doubling = add_doubling_loss(loaded, u);          // issue 18
   std::string assumed;
   for (const AssumedRange& a : loaded.assumed) {
@@ -231,6 +232,7 @@ ScenarioReport predict(const ScenarioSpec& loaded, const RunOptions& run, int sa
     if (roofline) notes.push_back(roofline_note(loaded));
     if (node_loss) notes.push_back(node_loss_note());
     if (network) notes.push_back(network_error_note());
+    if (drift) notes.push_back(network_drift_note(loaded));
     if (doubling) notes.push_back(doubling_loss_note(loaded));
     if (!assumed.empty()) notes.push_back("interval: catalog [assume] ranges " + assumed);
     notes.push_back("intervals (p10-p90) from " + std::to_string(samples) +

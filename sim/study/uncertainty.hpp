@@ -42,7 +42,8 @@ struct Uncertainty {
   // throughput / the same; sd from a job fit's leave-one-out errors (0: none known).
   double model_error_ln_sd = 0;
   // ... growing beyond the fitted node counts: a configuration on N nodes gets the sd
-  // sqrt(model_error_ln_sd^2 + extrapolation_ln_sd^2 max(0, log2(N / extrapolation_beyond_nodes)))
+  // sqrt(model_error_ln_sd^2 + (extrapolation_ln_sd d)^2), d = max(0, log2(N / extrapolation_beyond_nodes)),
+  // a drift (docs/validation.md section D says why not a random walk)
   // (calibrate/job_extrapolation.hpp); one standard normal per sample drives every configuration.
   double extrapolation_ln_sd = 0;
   int extrapolation_beyond_nodes = 0;

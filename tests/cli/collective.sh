@@ -123,13 +123,32 @@ PY
   "$ddpsim" calibrate fit "$tmp/band_cmp.txt" --instance p4de.24xlarge --out "$tmp/band_fit.yaml" >/dev/null 2>&1 &&
   say ok "interval beside a log: measured rows inside counted; the table still reads back" ||
   say fail "interval beside a log: $(grep Interval "$tmp/band_cmp.txt")"
-# A fitted profile's interval is its own residuals' spread, and says so beyond the nodes it saw.
+# A fitted profile's interval is its own residuals' spread on the nodes it saw; beyond them it grows
+# by the measured drift per doubling, as the catalog's does beyond the 2 nodes its error was measured on.
 i2=$("$ddpsim" collective --instance p5.48xlarge --nodes 2 -b 1G -e 1G 2>/dev/null | grep '^# Interval')
 i8=$("$ddpsim" collective --instance p5.48xlarge --nodes 8 -b 1G -e 1G 2>/dev/null | grep '^# Interval')
 i1=$("$ddpsim" collective --instance p5.48xlarge --nodes 1 -b 1G -e 1G 2>/dev/null | grep -c '^# Interval')
-[[ "$i2" == *"multi-node residuals (2 nodes)" && "$i8" == *"more nodes than the fit saw"* && "$i1" == 0 ]] &&
-  say ok "fitted profile: its residuals' interval, flagged beyond its nodes, none on one node" ||
+[[ "$i2" == *"multi-node residuals (2 nodes)" && "$i8" == *"2 doubling(s) beyond the 2 it was measured on"* && "$i1" == 0 ]] &&
+  say ok "fitted profile: its residuals' interval, widened beyond its nodes, none on one node" ||
   say fail "fitted profile interval: [$i2] [$i8] [$i1]"
+for n in 2 4 8 32; do
+  "$ddpsim" collective --instance p5.48xlarge --nodes $n -b 1G -e 1G --format csv >"$tmp/fit$n.csv" 2>/dev/null
+  "$ddpsim" collective --instance p5.48xlarge --nodes $n -b 1G -e 1G --format csv --profile none >"$tmp/cat$n.csv" 2>/dev/null
+done
+drift=$(sed -n 's/.*+ (\([0-9.]*\) x .*/\1/p' <<<"$i8")
+/usr/bin/python3 - "$tmp" "$drift" <<'PY' && say ok "intervals beyond the measured nodes: sd^2 + (drift x doublings)^2, fitted and catalog alike" || say fail "drift: $drift"
+import csv, math, sys
+z = 1.2815515655446004  # the normal's 90th percentile
+def sd(path):
+    r = next(csv.DictReader(open(path)))
+    return math.log(float(r["time_us_p90"]) / float(r["time_us"])) / z
+s = float(sys.argv[2])
+assert 0.1 < s < 0.5, s
+for kind, base in (("fit", sd(f"{sys.argv[1]}/fit2.csv")), ("cat", sd(f"{sys.argv[1]}/cat2.csv"))):
+    for n, d in ((4, 1), (8, 2), (32, 4)):
+        got, want = sd(f"{sys.argv[1]}/{kind}{n}.csv"), math.hypot(base, s * d)
+        assert abs(got - want) < 2e-3, (kind, n, got, want)
+PY
 # The interval's claim, through the command: over the project's two-node logs priced by the catalog
 # alone, about 80 % of the measured rows lie inside p10-p90 (85 of 104 when written; 96 of 125 since round 4
 # session 27 added the 2019 p3dn log without AWS's plugin patch, 7 of its 21 inside; docs/validation.md).

@@ -2,7 +2,8 @@
 // holds ran slower than the catalog prices it (median x1.34, ln RMS 0.510 over 169 rows of 9 AWS
 // sources), so a prediction whose network rests on the catalog carries that error as a band on the
 // whole time of every collective across nodes (knob network_scale; sim/study/model_error.cpp); a
-// fitted profile brings its own residuals' spread, on the same knob.
+// fitted profile brings its own residuals' spread, on the same knob; beyond the nodes either was
+// measured on, both grow by a drift per doubling (knob network_drift).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -102,4 +103,49 @@ TEST_CASE("network_scale takes the whole price of a collective across nodes, lat
   const double slower = predict(eff, RunOptions{}, 0).results[0].comm_s;
   CHECK(slower < scaled);
   CHECK(slower > 1.5 * base);
+}
+
+// Round 4 session 28: beyond the nodes a network band was measured on (the catalog's 2, a
+// profile's residuals'), the band grows by a drift per doubling; inside them it does not.
+TEST_CASE("network bands widen by a drift per doubling beyond the nodes they were measured on, not inside them")
+{
+  const double s = network_drift_ln_sd();
+  CHECK(s == Approx(0.206));
+  CHECK(network_sd_at(0.1, 2, 1) == Approx(0.1));
+  CHECK(network_sd_at(0.1, 2, 2) == Approx(0.1));
+  CHECK(network_sd_at(0.1, 2, 8) == Approx(std::hypot(0.1, 2 * s)));
+  CHECK(network_sd_at(0.1, 4, 8) == Approx(std::hypot(0.1, s)));
+  CHECK(network_sd_at(0.1, 0, 64) == Approx(0.1));  // nothing measured: no drift to add
+
+  // Where it was measured: the catalog's band on 2 nodes; a fitted profile on its residuals' nodes.
+  ScenarioSpec spec = bert_on_tcp("[2, 8]");
+  CHECK(price_error_nodes(spec.communication.profile) == 2);
+  Profile fitted = spec.communication.profile;
+  fitted.network.fitted = true;
+  CHECK(price_error_nodes(fitted) == 0);  // no residuals: no band, so nothing to widen
+  fitted.residuals = {Residual{"a.txt", 10, 4, 1 << 20, 100, 110, "ring", "Simple"},
+                      Residual{"a.txt", 11, 4, 1 << 21, 200, 190, "ring", "Simple"}};
+  CHECK(price_error_nodes(fitted) == 4);
+  CHECK(profile_residual_spread(fitted).sd_at(16) == Approx(std::hypot(profile_residual_spread(fitted).ln_sd, 2 * s)));
+
+  // In a scenario: added beside the catalog's band when a row runs beyond 2 nodes, never alone.
+  Uncertainty alone;
+  CHECK_FALSE(add_network_drift(spec, alone));
+  Uncertainty u;
+  REQUIRE(add_network_error(spec, u));
+  REQUIRE(add_network_drift(spec, u));
+  CHECK(u.dims.back().knob == "network_drift");
+  CHECK(std::sqrt(u.cov(1, 1)) == Approx(s));
+  Uncertainty two;
+  const ScenarioSpec small = bert_on_tcp("[1, 2]");
+  REQUIRE(add_network_error(small, two));
+  CHECK_FALSE(add_network_drift(small, two));
+
+  // The knob: a draw of v multiplies a collective d doublings beyond by v^d, and none within.
+  ScenarioSpec at8 = bert_on_tcp("[8]"), at2 = bert_on_tcp("[2]");
+  const double base8 = predict(at8, RunOptions{}, 0).results[0].comm_s, base2 = predict(at2, RunOptions{}, 0).results[0].comm_s;
+  apply("network_drift", at8, 1.5);
+  apply("network_drift", at2, 1.5);
+  CHECK(predict(at8, RunOptions{}, 0).results[0].comm_s / base8 == Approx(2.25).epsilon(0.03));  // 1.5^2
+  CHECK(predict(at2, RunOptions{}, 0).results[0].comm_s == Approx(base2));
 }
