@@ -83,7 +83,7 @@ struct JobProfile {
   double sigma = 0;
   double model_error_ln_sd = 0;  // leave-one-out model error (0: the fit had none to measure)
   // Beyond `extrapolation_beyond_nodes`, the model error grows by this sd in ln per doubling of
-  // nodes, as a random walk (calibrate/job_extrapolation.hpp); 0: not measured.
+  // nodes, as a drift: sd s d after d doublings (calibrate/job_extrapolation.hpp); 0: not measured.
   double extrapolation_ln_sd = 0;
   int extrapolation_beyond_nodes = 0;
   // Issue 18 item 4: the best plausible fit without the knobs the fit flagged as implausible

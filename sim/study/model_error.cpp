@@ -145,10 +145,32 @@ std::string node_loss_note()
          "precisions) or node_slowdown with calibrate job on a 1-GPU and a full-node row";
 }
 
+namespace {
+
+// A job profile every fitted row of which ran on one node (calibrate job --fit-on nodes=1): its
+// forward fits could measure no growth of its error with the nodes (round 4 session 20).
+bool fitted_on_one_node(const JobProfile& p)
+{
+  if (p.extrapolation_ln_sd > 0 || p.roles.empty()) return false;
+  bool any = false;
+  for (const JobProfile::Role& r : p.roles)
+    if (r.role == "fitted") {
+      if (r.nodes != 1) return false;
+      any = true;
+    }
+  return any;
+}
+
+}  // namespace
+
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
 {
   const Profile& prof = spec.communication.profile;
-  if (spec.job_profile || prof.network.fitted || !prof.residuals.empty() || !crosses_nodes(spec)) return false;
+  // A job profile fitted on one node measured nothing of the network (round 4 session 28), as for
+  // the loss across nodes below: the catalog's price keeps its measured error.
+  if ((spec.job_profile && !fitted_on_one_node(*spec.job_profile)) || prof.network.fitted || !prof.residuals.empty() ||
+      !crosses_nodes(spec))
+    return false;
   for (const Dimension& d : u.dims)
     if (d.knob == "network_efficiency" || d.knob == "network_scale") return false;
   push_band(u, "network_scale", kNetworkPriceSource, prof.network.time_scale, kNetworkLnSd);  // hidden: no samples
@@ -195,23 +217,6 @@ ResidualSpread profile_residual_spread(const Profile& prof)
   return out;
 }
 
-namespace {
-
-// A job profile every fitted row of which ran on one node (calibrate job --fit-on nodes=1): its
-// forward fits could measure no growth of its error with the nodes (round 4 session 20).
-bool fitted_on_one_node(const JobProfile& p)
-{
-  if (p.extrapolation_ln_sd > 0 || p.roles.empty()) return false;
-  bool any = false;
-  for (const JobProfile::Role& r : p.roles)
-    if (r.role == "fitted") {
-      if (r.nodes != 1) return false;
-      any = true;
-    }
-  return any;
-}
-
-}  // namespace
 
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
 {

@@ -149,3 +149,20 @@ TEST_CASE("network bands widen by a drift per doubling beyond the nodes they wer
   CHECK(predict(at8, RunOptions{}, 0).results[0].comm_s / base8 == Approx(2.25).epsilon(0.03));  // 1.5^2
   CHECK(predict(at2, RunOptions{}, 0).results[0].comm_s == Approx(base2));
 }
+
+// Round 4 session 28: a job profile whose fitted rows all ran on one node measured nothing of the
+// network, so the catalog's price keeps its measured error; one fitted across nodes carries its own.
+TEST_CASE("a job profile fitted on one node keeps the catalog network band, one fitted across nodes replaces it")
+{
+  ScenarioSpec spec = bert_on_tcp("[1, 4]");
+  auto job = std::make_shared<JobProfile>();
+  job->knobs = {"compute_scale"};
+  job->values = {1.2};
+  job->roles = {{1, "pytorch-ddp", "fitted"}, {4, "pytorch-ddp", "held back"}};
+  spec.job_profile = job;
+  Uncertainty one;
+  CHECK(add_network_error(spec, one));
+  job->roles[1].role = "fitted";  // now the user's rows crossed nodes
+  Uncertainty across;
+  CHECK_FALSE(add_network_error(spec, across));
+}
