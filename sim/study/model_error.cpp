@@ -148,7 +148,8 @@ std::string node_loss_note()
 namespace {
 
 // A job profile every fitted row of which ran on one node (calibrate job --fit-on nodes=1): its
-// forward fits could measure no growth of its error with the nodes (round 4 session 20).
+// forward fits could measure no growth of its error with the nodes (round 4 session 20), nor
+// anything of the network (session 28).
 bool fitted_on_one_node(const JobProfile& p)
 {
   if (p.extrapolation_ln_sd > 0 || p.roles.empty()) return false;
@@ -166,10 +167,11 @@ bool fitted_on_one_node(const JobProfile& p)
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u)
 {
   const Profile& prof = spec.communication.profile;
-  // A job profile fitted on one node measured nothing of the network (round 4 session 28), as for
-  // the loss across nodes below: the catalog's price keeps its measured error.
-  if ((spec.job_profile && !fitted_on_one_node(*spec.job_profile)) || prof.network.fitted || !prof.residuals.empty() ||
-      !crosses_nodes(spec))
+  // A job profile fitted on one node, or a network profile fitted on one-node logs alone, measured
+  // nothing of the network (round 4 session 28), as for the loss across nodes below: the catalog's
+  // price keeps its measured error.
+  if ((spec.job_profile && !fitted_on_one_node(*spec.job_profile)) || prof.network.fitted ||
+      profile_residual_spread(prof).rows >= 2 || !crosses_nodes(spec))
     return false;
   for (const Dimension& d : u.dims)
     if (d.knob == "network_efficiency" || d.knob == "network_scale") return false;
@@ -216,7 +218,6 @@ ResidualSpread profile_residual_spread(const Profile& prof)
   out.rows = static_cast<int>(ln.size());
   return out;
 }
-
 
 bool add_doubling_loss(const ScenarioSpec& spec, Uncertainty& u)
 {

@@ -35,7 +35,8 @@ bool add_node_loss(const ScenarioSpec& spec, Uncertainty& u);
 std::string node_loss_note();
 
 // The catalog-only network price's error, when some row crosses nodes, no job profile is
-// applied and the network profile was not fitted (a fitted one brings its own residuals).
+// applied (or one fitted on one node only) and the network profile was not fitted (a fitted one
+// brings its own residuals; one fitted on one-node logs alone measured nothing across nodes).
 // Returns whether it was added. The sd is also what `ddpsim collective` quotes.
 bool add_network_error(const ScenarioSpec& spec, Uncertainty& u);
 std::string network_error_note();

@@ -166,3 +166,18 @@ TEST_CASE("a job profile fitted on one node keeps the catalog network band, one 
   Uncertainty across;
   CHECK_FALSE(add_network_error(spec, across));
 }
+
+// A profile fitted on one-node logs alone prices the network from the catalog: it keeps the
+// catalog's band (until round 4 session 28 its one-node residuals removed it).
+TEST_CASE("a profile fitted on one node only keeps the catalog network band")
+{
+  ScenarioSpec spec = bert_on_tcp("[1, 4]");
+  spec.communication.profile.intra.fitted = true;
+  spec.communication.profile.residuals = {Residual{"a.txt", 10, 1, 1 << 20, 100, 110, "ring", "LL"},
+                                          Residual{"a.txt", 11, 1, 1 << 21, 200, 190, "ring", "LL"}};
+  Uncertainty u;
+  CHECK(add_network_error(spec, u));
+  spec.communication.profile.residuals[0].nodes = spec.communication.profile.residuals[1].nodes = 2;
+  Uncertainty fitted;  // two-node residuals: the profile's own spread (twin.cpp), not the catalog's
+  CHECK_FALSE(add_network_error(spec, fitted));
+}
