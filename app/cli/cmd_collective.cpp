@@ -216,13 +216,13 @@ class CollectiveCommand final : public Command {
       const double measured_sd = catalog_price ? sim::network_price_ln_sd() : spread.ln_sd;
       const int measured_nodes = sim::price_error_nodes(prof);
       const double sd = sim::network_sd_at(measured_sd, measured_nodes, opt_.nodes);
-      const std::string d = fmt("%.2g", std::log2(static_cast<double>(opt_.nodes) / std::max(1, measured_nodes)));
-      const std::string beyond = opt_.nodes > measured_nodes
-                                     ? "; " + std::to_string(opt_.nodes) + " nodes is " + d + " doubling(s) beyond the " +
-                                           std::to_string(measured_nodes) + " it was measured on: sd sqrt(" + fmt("%.3f", measured_sd) + "^2 + (" +
-                                           fmt("%.3f", sim::network_drift_ln_sd()) + " x " + d +
-                                           ")^2), the drift per doubling of the p3dn series at 2-8 nodes (docs/validation.md)"
-                                     : "";
+      std::string beyond;
+      if (opt_.nodes > measured_nodes) {
+        const std::string d = fmt("%.2g", std::log2(static_cast<double>(opt_.nodes) / measured_nodes));
+        beyond = "; " + std::to_string(opt_.nodes) + " nodes is " + d + " doubling(s) beyond the " + std::to_string(measured_nodes) +
+                 " it was measured on: sd sqrt(" + fmt("%.3f", measured_sd) + "^2 + (" + fmt("%.3f", sim::network_drift_ln_sd()) +
+                 " x " + d + ")^2), the drift per doubling of the p3dn series at 2-8 nodes (docs/validation.md)";
+      }
       report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
                          (catalog_price ? "the catalog price's measured error across nodes (docs/validation.md)"
                                         : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +

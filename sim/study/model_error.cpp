@@ -199,8 +199,6 @@ double network_error_factor(double q, double ln_sd)
   return std::exp(ln_sd * boost::math::quantile(boost::math::normal(), q));
 }
 
-double ResidualSpread::sd_at(int nodes) const { return network_sd_at(ln_sd, max_nodes, nodes); }
-
 ResidualSpread profile_residual_spread(const Profile& prof)
 {
   std::vector<double> ln;

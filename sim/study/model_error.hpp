@@ -54,7 +54,6 @@ double network_error_factor(double q, double ln_sd = network_price_ln_sd());
 struct ResidualSpread {
   double ln_sd = 0;
   int rows = 0, max_nodes = 0;
-  double sd_at(int nodes) const;  // widened beyond max_nodes (network_sd_at below)
 };
 ResidualSpread profile_residual_spread(const Profile& prof);
 

@@ -126,7 +126,8 @@ TEST_CASE("network bands widen by a drift per doubling beyond the nodes they wer
   fitted.residuals = {Residual{"a.txt", 10, 4, 1 << 20, 100, 110, "ring", "Simple"},
                       Residual{"a.txt", 11, 4, 1 << 21, 200, 190, "ring", "Simple"}};
   CHECK(price_error_nodes(fitted) == 4);
-  CHECK(profile_residual_spread(fitted).sd_at(16) == Approx(std::hypot(profile_residual_spread(fitted).ln_sd, 2 * s)));
+  const ResidualSpread spread = profile_residual_spread(fitted);
+  CHECK(network_sd_at(spread.ln_sd, spread.max_nodes, 16) == Approx(std::hypot(spread.ln_sd, 2 * s)));
 
   // In a scenario: added beside the catalog's band when a row runs beyond 2 nodes, never alone.
   Uncertainty alone;
