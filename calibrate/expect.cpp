@@ -78,9 +78,13 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
   auto busbw = [&](double us) { return static_cast<double>(bytes) / (us * 1e-6) / 1e9 * factor; };
   double t10 = t, t50 = t, t90 = t;  // times: t90 is the slow end
   std::vector<double> near, scope;
+  // Held-out predictions where the scope's every row has one (sim::ResidualSpread's rule).
+  bool held_out = true;
+  for (const sim::Residual& r : prof_.residuals)
+    if ((r.nodes > 1) == (nodes > 1)) held_out = held_out && r.held_out_us > 0;
   for (const sim::Residual& r : prof_.residuals) {
     if ((r.nodes > 1) != (nodes > 1) || r.measured_us <= 0 || r.predicted_us <= 0) continue;
-    const double ln = std::log(r.measured_us / r.predicted_us);
+    const double ln = std::log(r.measured_us / (held_out ? r.held_out_us : r.predicted_us));
     scope.push_back(ln);
     if (std::abs(std::log2(static_cast<double>(std::max<std::uint64_t>(r.bytes, 1)) / static_cast<double>(bytes))) <= 2)
       near.push_back(ln);

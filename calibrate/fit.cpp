@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <memory>
 
 #include "calibrate/log_env.hpp"
@@ -49,46 +50,84 @@ Eigen::VectorXd solve(const std::vector<Point>& pts, const std::vector<Col>& col
   return a.colPivHouseholderQr().solve(b);
 }
 
-sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& scope)
+// The columns a scope's rows identify: alpha only where some row is below 1 MiB (fit.hpp).
+std::vector<Col> columns(const std::vector<Point>& pts)
 {
-  sim::ScopeParams s;
-  if (pts.empty()) return s;
   bool small = false;
   for (const Point& p : pts) small = small || p.row->bytes.n < MiB;
   std::vector<Col> cols = {kBeta, kGamma};
   if (small) cols.insert(cols.begin(), kAlpha);
-  // Errors point at the scope's first row: the fit as a whole has no single line.
-  const SourceLocation at{pts.front().log->file, pts.front().row->line, 1};
-  if (pts.size() < cols.size() + 1)
-    throw UserError(at, "", scope + " fit: " + std::to_string(pts.size()) + " rows are too few for " +
-                    std::to_string(cols.size()) + " parameters");
+  return cols;
+}
+
+// The scope's parameters from `pts` by the rules of fit.hpp (gamma dropped where it comes out
+// negative), or nullopt where the rows do not determine a bandwidth (1/efficiency not positive).
+std::optional<sim::ScopeParams> solve_scope(const std::vector<Point>& pts)
+{
+  std::vector<Col> cols = columns(pts);
   Eigen::VectorXd x = solve(pts, cols);
   if (x(static_cast<Eigen::Index>(cols.size() - 1)) < 0) {  // gamma < 0: no pipeline fill to see
     cols.pop_back();
     x = solve(pts, cols);
   }
+  sim::ScopeParams s;
   for (std::size_t j = 0; j < cols.size(); ++j) {
     const double v = x(static_cast<Eigen::Index>(j));
     if (cols[j] == kAlpha) s.alpha_us = v;
     if (cols[j] == kBeta) {
-      if (!(v > 0))
-        throw UserError(at, "", scope + " fit: the rows do not determine a bandwidth (need sizes of 1 MiB and more)");
+      if (!(v > 0)) return std::nullopt;
       s.efficiency = 1.0 / v;
     }
     if (cols[j] == kGamma) s.gamma_us = v;
   }
-  using L = ProfileLimits;
-  const auto outside = [](double v, double lo, double hi) { return !(v >= lo && v <= hi); };
-  if (outside(s.alpha_us, L::alpha_us_min, L::alpha_us_max) || outside(s.efficiency, L::efficiency_min, L::efficiency_max) ||
-      outside(s.gamma_us, L::gamma_us_min, L::gamma_us_max)) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "alpha %.3g us, efficiency %.3g, gamma %.3g us", s.alpha_us, s.efficiency, s.gamma_us);
-    throw UserError(at, "", scope + " fit: the rows give absurd parameters (" + buf +
-                                "); are the times in microseconds and the sizes in bytes?");
-  }
   s.fitted = true;
   s.points = static_cast<int>(pts.size());
   return s;
+}
+
+bool within_limits(const sim::ScopeParams& s)
+{
+  using L = ProfileLimits;
+  const auto inside = [](double v, double lo, double hi) { return v >= lo && v <= hi; };
+  return inside(s.alpha_us, L::alpha_us_min, L::alpha_us_max) && inside(s.efficiency, L::efficiency_min, L::efficiency_max) &&
+         inside(s.gamma_us, L::gamma_us_min, L::gamma_us_max);
+}
+
+sim::ScopeParams fit_scope(const std::vector<Point>& pts, const std::string& scope)
+{
+  if (pts.empty()) return sim::ScopeParams{};
+  // Errors point at the scope's first row: the fit as a whole has no single line.
+  const SourceLocation at{pts.front().log->file, pts.front().row->line, 1};
+  const std::size_t params = columns(pts).size();
+  if (pts.size() < params + 1)
+    throw UserError(at, "", scope + " fit: " + std::to_string(pts.size()) + " rows are too few for " +
+                    std::to_string(params) + " parameters");
+  const std::optional<sim::ScopeParams> s = solve_scope(pts);
+  if (!s) throw UserError(at, "", scope + " fit: the rows do not determine a bandwidth (need sizes of 1 MiB and more)");
+  if (!within_limits(*s)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "alpha %.3g us, efficiency %.3g, gamma %.3g us", s->alpha_us, s->efficiency, s->gamma_us);
+    throw UserError(at, "", scope + " fit: the rows give absurd parameters (" + buf +
+                                "); are the times in microseconds and the sizes in bytes?");
+  }
+  return *s;
+}
+
+// Per point, its scope fitted again without it by the same rules (issue 18 item 4: an interval's
+// spread from rows the fit did not see). nullopt where the other rows are too few for the columns
+// they identify, do not determine a bandwidth, or give parameters a profile cannot hold: that row
+// then has no held-out prediction.
+std::vector<std::optional<sim::ScopeParams>> leave_one_out(const std::vector<Point>& pts)
+{
+  std::vector<std::optional<sim::ScopeParams>> out(pts.size());
+  std::vector<Point> rest;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    rest.assign(pts.begin(), pts.end());
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    if (rest.size() < columns(rest).size() + 1) continue;
+    if (std::optional<sim::ScopeParams> s = solve_scope(rest); s && within_limits(*s)) out[i] = s;
+  }
+  return out;
 }
 
 }  // namespace
@@ -210,27 +249,47 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
   // fitted formula itself. They differ where a negative alpha would make the formula negative:
   // the schedule never charges less than zero latency (CollectiveModel::apply_profile). A
   // negative prediction was written once and not read back (fuzz_nccl_log, 2026-11-25).
-  std::map<const LogRow*, double> predicted;
+  // Its held-out prediction is the same with its scope fitted without it (leave_one_out).
+  std::map<const LogRow*, sim::ScopeParams> held_out;
+  for (const auto* pts : {&intra, &network}) {
+    const std::vector<std::optional<sim::ScopeParams>> loo = leave_one_out(*pts);
+    for (std::size_t i = 0; i < pts->size(); ++i)
+      if (loo[i]) held_out.emplace((*pts)[i].row, *loo[i]);
+  }
+  std::map<const LogRow*, std::pair<double, double>> predicted;  // in sample, held out (0: none)
   for (std::size_t i = 0; i < logs.size(); ++i) {
     const auto [nodes, gpn] = log_shape(instance, logs[i]);
     const Topology topo(as_run(instance, logs[i]), nodes, gpn);
-    options[i].profile = prof;
-    const sim::CollectiveModel model(topo, options[i]);
     sim::AnalyticalBackend idle(topo);
-    for (const LogRow& row : logs[i].rows) {
+    const auto timed = [&](const sim::CollectiveModel& model, const LogRow& row) {
       try {
-        if (at_launch_floor(logs[i], row)) continue;  // not fitted (above)
-        predicted[&row] = as_benchmarked_us(logs[i], sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
+        return as_benchmarked_us(logs[i], sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
       } catch (const OverflowError& e) {
         throw UserError(SourceLocation{logs[i].file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
       }
+    };
+    options[i].profile = prof;
+    const sim::CollectiveModel model(topo, options[i]);
+    for (const LogRow& row : logs[i].rows) {
+      if (at_launch_floor(logs[i], row)) continue;  // not fitted (above)
+      const double in_sample = timed(model, row);
+      double out_of_sample = 0;
+      if (const auto h = held_out.find(&row); h != held_out.end()) {
+        sim::CollectiveOptions without = options[i];
+        (nodes > 1 ? without.profile.network : without.profile.intra) = h->second;
+        out_of_sample = timed(sim::CollectiveModel(topo, without), row);
+      }
+      predicted[&row] = {in_sample, out_of_sample};
     }
   }
   for (const auto* pts : {&intra, &network})
-    for (const Point& p : *pts)
-      prof.residuals.push_back(sim::Residual{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us,
-                                             predicted.at(p.row), std::string(p.algorithm->name()),
-                                             std::string(to_string(p.protocol))});
+    for (const Point& p : *pts) {
+      const auto [in_sample, out_of_sample] = predicted.at(p.row);
+      sim::Residual r{p.log->file, p.row->line, p.nodes, p.row->bytes.n, p.row->time_us, in_sample,
+                      std::string(p.algorithm->name()), std::string(to_string(p.protocol))};
+      r.held_out_us = out_of_sample;
+      prof.residuals.push_back(std::move(r));
+    }
   prof.warnings = profile_warnings(prof, !instance.nic.gpudirect);
   return prof;
 }

@@ -225,7 +225,8 @@ class CollectiveCommand final : public Command {
       }
       report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
                          (catalog_price ? "the catalog price's measured error across nodes (docs/validation.md)"
-                                        : "the profile's " + std::to_string(spread.rows) + " multi-node residuals (" +
+                                        : "the profile's " + std::to_string(spread.rows) + (spread.held_out ? " held-out" : " in-sample") +
+                                              " multi-node residuals (" +
                                               std::to_string(spread.max_nodes) + " nodes)") +
                          beyond;
       const double fast = sim::network_error_factor(0.9, sd);

@@ -87,6 +87,7 @@ std::string profile_yaml(const sim::Profile& p)
     out << YAML::Key << "measured_us" << YAML::Value << fixed(r.measured_us, 2);
     out << YAML::Key << "predicted_us" << YAML::Value << fixed(r.predicted_us, 2);
     out << YAML::Key << "error" << YAML::Value << fixed(r.error(), 4, false);  // not read back
+    if (r.held_out_us > 0) out << YAML::Key << "held_out_us" << YAML::Value << fixed(r.held_out_us, 2);
     out << YAML::Key << "algorithm" << YAML::Value << r.algorithm;
     out << YAML::Key << "protocol" << YAML::Value << r.protocol;
     out << YAML::EndMap;
@@ -157,6 +158,7 @@ sim::Profile parse_profile_node(const std::string& name, const std::string& text
       x.bytes = static_cast<std::uint64_t>(r.integer(res[i], path, "bytes", true, 0, L::residual_bytes_max).value_or(0));
       x.measured_us = r.number(res[i], path, "measured_us", true, 0, L::residual_us_max).value_or(0);
       x.predicted_us = r.number(res[i], path, "predicted_us", true, 0, L::residual_us_max).value_or(0);
+      x.held_out_us = r.number(res[i], path, "held_out_us", false, 0, L::residual_us_max).value_or(0);
       x.algorithm = r.string(res[i], path, "algorithm", false).value_or("");
       x.protocol = r.string(res[i], path, "protocol", false).value_or("");
       p.residuals.push_back(std::move(x));

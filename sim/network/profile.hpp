@@ -65,6 +65,9 @@ struct Residual {
   double predicted_us = 0;
   std::string algorithm;
   std::string protocol;
+  // The time ddpsim gives the row with its scope fitted without it (leave-one-out; issue 18 item
+  // 4), 0 where none: too few other rows, or a profile written before round 4 session 29.
+  double held_out_us = 0;
   double error() const { return predicted_us / measured_us - 1.0; }
 };
 

@@ -201,14 +201,17 @@ double network_error_factor(double q, double ln_sd)
 
 ResidualSpread profile_residual_spread(const Profile& prof)
 {
-  std::vector<double> ln;
-  ResidualSpread out;
+  std::vector<const Residual*> rows;
   for (const Residual& r : prof.residuals)
-    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) {
-      ln.push_back(std::log(r.predicted_us / r.measured_us));
-      out.max_nodes = std::max(out.max_nodes, r.nodes);
-    }
-  if (ln.size() < 2) return ResidualSpread{};
+    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) rows.push_back(&r);
+  if (rows.size() < 2) return ResidualSpread{};
+  ResidualSpread out;
+  out.held_out = std::all_of(rows.begin(), rows.end(), [](const Residual* r) { return r->held_out_us > 0; });
+  std::vector<double> ln;
+  for (const Residual* r : rows) {
+    ln.push_back(std::log((out.held_out ? r->held_out_us : r->predicted_us) / r->measured_us));
+    out.max_nodes = std::max(out.max_nodes, r->nodes);
+  }
   double mean = 0, var = 0;
   for (double v : ln) mean += v / static_cast<double>(ln.size());
   for (double v : ln) var += (v - mean) * (v - mean) / static_cast<double>(ln.size() - 1);

@@ -49,11 +49,14 @@ std::string network_price_record();
 double network_error_factor(double q, double ln_sd = network_price_ln_sd());
 
 // A fitted profile's own error across nodes: the sample sd of ln(predicted / measured) over its
-// multi-node residuals (rows < 2: none), and the most nodes they ran on. Scenarios draw it on
-// network_scale (twin.cpp), `ddpsim collective` prints it.
+// multi-node residuals (rows < 2: none), and the most nodes they ran on. The predictions are the
+// held-out ones (each row predicted by the fit without it: Residual::held_out_us) where every row
+// has one, else the fit's own (a profile written before they were recorded). Scenarios draw it
+// on network_scale (twin.cpp), `ddpsim collective` prints it.
 struct ResidualSpread {
   double ln_sd = 0;
   int rows = 0, max_nodes = 0;
+  bool held_out = false;
 };
 ResidualSpread profile_residual_spread(const Profile& prof);
 

@@ -37,7 +37,8 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   d.center = std::log(prof.network.time_scale);
   push_normal(u, d, s.ln_sd * s.ln_sd);
   notes.push_back("interval: every collective across nodes x exp(N(0, " + fmt("%.3f", s.ln_sd) + ")) from " +
-                  std::to_string(s.rows) + " profile residuals");
+                  std::to_string(s.rows) + (s.held_out ? " held-out" : " in-sample") +
+                  " profile residuals" + (s.held_out ? " (each row predicted by the fit without it)" : ""));
 }
 
 // Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.

@@ -43,6 +43,7 @@ void check_round_trip(const sim::Profile& p)
     CHECK(q.residuals[i].bytes == p.residuals[i].bytes);
     CHECK(q.residuals[i].measured_us == Approx(p.residuals[i].measured_us).epsilon(5e-3).margin(0.01));
     CHECK(q.residuals[i].predicted_us == Approx(p.residuals[i].predicted_us).epsilon(5e-3).margin(0.01));
+    CHECK(q.residuals[i].held_out_us == Approx(p.residuals[i].held_out_us).epsilon(5e-3).margin(0.01));
   }
 }
 
