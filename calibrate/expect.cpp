@@ -9,6 +9,7 @@
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
+#include "sim/study/model_error.hpp"
 
 namespace ddpsim::calibrate {
 
@@ -46,8 +47,15 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
                 join(prof_.provenance.inputs, ", ") +
                 (prof_.provenance.nccl_version.empty() ? "" : ", NCCL " + prof_.provenance.nccl_version) +
                 "; other node counts reuse the fitted terms (extrapolated)");
-    p.push_back("spread: the model's time x the 10/50/90th percentile of measured/predicted over the fit's points "
-                "of the same scope within 4x of the size (all of the scope's points where fewer than 4)");
+    p.push_back("spread: the model's time x the 10/50/90th percentile of measured/predicted (each point predicted by the "
+                "fit without it, where the profile records that) over the fit's points of the same scope within 4x of the "
+                "size (all of the scope's points where fewer than 4); across nodes beyond those the fit measured, widened by " +
+                fmt("%.3f", sim::network_drift_ln_sd()) + " in ln per doubling" +
+                (sim::unfitted_latency_below(prof_) > 0
+                     ? "; below " + format_bytes(Bytes{sim::unfitted_latency_below(prof_)}) +
+                           " across nodes (its latency was not fitted: no row below 1 MiB) the catalog price's error, sd " +
+                           fmt("%.3f", sim::network_price_ln_sd()) + " (docs/validation.md)"
+                     : std::string()));
   }
   if (header_.algorithm != "auto")
     p.push_back("algorithm: " + header_.algorithm + " (the profile's logs forced it: run nccl-tests with NCCL_ALGO=" +
@@ -90,8 +98,20 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
       near.push_back(ln);
   }
   const std::vector<double>& use = near.size() >= 4 ? near : scope;
-  if (!use.empty()) {
-    t10 = t * std::exp(quantile(use, 0.1)), t50 = t * std::exp(quantile(use, 0.5)), t90 = t * std::exp(quantile(use, 0.9));
+  if (nodes > 1 && bytes < sim::unfitted_latency_below(prof_)) {
+    // Below the sizes a profile without a fitted latency measured, the catalog's latency prices
+    // the collective and the catalog price's error applies (sim/study/model_error.hpp).
+    const double f = sim::network_error_factor(0.9, sim::catalog_sd_at(nodes));
+    t10 = t / f, t90 = t * f;
+  } else if (!use.empty()) {
+    double q10 = quantile(use, 0.1), q50 = quantile(use, 0.5), q90 = quantile(use, 0.9);
+    // Beyond the nodes they were measured on, each side widens by the drift as a normal's would.
+    if (const int measured = sim::price_error_nodes(prof_); nodes > 1 && measured > 0 && nodes > measured) {
+      const double d = std::log2(static_cast<double>(nodes) / measured);
+      const double w = std::log(sim::network_error_factor(0.9, sim::network_drift_ln_sd() * d));
+      q10 = q50 - std::hypot(q50 - q10, w), q90 = q50 + std::hypot(q90 - q50, w);
+    }
+    t10 = t * std::exp(q10), t50 = t * std::exp(q50), t90 = t * std::exp(q90);
     row.points = static_cast<int>(use.size());
   } else if (!assumed_.empty()) {
     auto scaled = [&](bool high) {

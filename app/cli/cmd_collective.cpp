@@ -229,8 +229,16 @@ class CollectiveCommand final : public Command {
                                               " multi-node residuals (" +
                                               std::to_string(spread.max_nodes) + " nodes)") +
                          beyond;
-      const double fast = sim::network_error_factor(0.9, sd);
+      // Below the smallest size a profile that did not fit its latency measured, the catalog's
+      // latency prices the collective, and the catalog price's error applies (model_error.hpp).
+      const std::uint64_t unfitted = sim::unfitted_latency_below(prof);
+      const double unfitted_sd = sim::catalog_sd_at(opt_.nodes);
+      if (std::any_of(report.rows.begin(), report.rows.end(), [&](const calibrate::SweepRow& r) { return r.bytes < unfitted; }))
+        report.band.what += "; below " + format_bytes(Bytes{unfitted}) + ", the smallest size of those residuals (no row below 1 MiB: " +
+                            "its latency was not fitted), the catalog's latency prices it and the catalog price's error applies, sd " +
+                            fmt("%.3f", unfitted_sd);
       for (const calibrate::SweepRow& r : report.rows) {
+        const double fast = sim::network_error_factor(0.9, r.bytes < unfitted ? unfitted_sd : sd);
         report.band.p10_us.push_back(r.time_us / fast);
         report.band.p90_us.push_back(r.time_us * fast);
       }

@@ -252,6 +252,17 @@ double network_sd_at(double ln_sd, int measured_nodes, int nodes)
   return std::sqrt(ln_sd * ln_sd + kNetworkDriftLnSd * kNetworkDriftLnSd * d * d);
 }
 
+double catalog_sd_at(int nodes) { return network_sd_at(kNetworkLnSd, kNetworkBandNodes, nodes); }
+
+std::uint64_t unfitted_latency_below(const Profile& prof)
+{
+  if (!prof.network.fitted) return 0;
+  std::uint64_t smallest = 0;
+  for (const Residual& r : prof.residuals)
+    if (r.nodes > 1 && (smallest == 0 || r.bytes < smallest)) smallest = r.bytes;
+  return smallest >= MiB ? smallest : 0;  // a row below 1 MiB: alpha was fitted (calibrate/fit.hpp)
+}
+
 bool add_network_drift(const ScenarioSpec& spec, Uncertainty& u)
 {
   const bool priced_with_error = std::any_of(u.dims.begin(), u.dims.end(), [](const Dimension& d) {

@@ -16,6 +16,7 @@
 //     x exp(N(0, (0.206 d)^2)), d doublings further (the two p3dn series held at 2-8 nodes).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "sim/study/scenario.hpp"
@@ -73,6 +74,17 @@ double network_drift_ln_sd();
 // catalog band's 2; 0 for a fitted profile without two multi-node residuals (no band at all).
 int price_error_nodes(const Profile& prof);
 double network_sd_at(double ln_sd, int measured_nodes, int nodes);
+// The catalog price's band at `nodes` (0.510, with the drift beyond its 2 nodes).
+double catalog_sd_at(int nodes);
+
+// Below which size a fitted profile prices collectives across nodes with the catalog's latency
+// (round 4 session 29): a scope fitted without rows below 1 MiB keeps NCCL's latency table (alpha
+// is not identifiable there and stays 0, calibrate/fit.hpp), so below its smallest multi-node row
+// nothing of the user's measured the latency that dominates, and the catalog price's measured
+// error is the one that applies (the profile's residuals, all at larger sizes, say nothing of it).
+// Returns that smallest size, or 0: the latency was fitted (a row below 1 MiB), or no fitted
+// multi-node rows.
+std::uint64_t unfitted_latency_below(const Profile& prof);
 // Adds the drift where a network band (catalog or profile) is on and some row runs beyond the
 // nodes that band was measured on. Returns whether it was added.
 bool add_network_drift(const ScenarioSpec& spec, Uncertainty& u);

@@ -39,6 +39,11 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   notes.push_back("interval: every collective across nodes x exp(N(0, " + fmt("%.3f", s.ln_sd) + ")) from " +
                   std::to_string(s.rows) + (s.held_out ? " held-out" : " in-sample") +
                   " profile residuals" + (s.held_out ? " (each row predicted by the fit without it)" : ""));
+  if (const std::uint64_t below = unfitted_latency_below(prof); below > 0)
+    notes.push_back("interval: the profile's rows across nodes start at " + format_bytes(Bytes{below}) +
+                    " (none below 1 MiB: its latency was not fitted); collectives below that size are priced with the "
+                    "catalog's latency, whose measured error (sd " + fmt("%.3f", network_price_ln_sd()) +
+                    ") this band does not carry; fit a log that starts at 8 B (nccl-tests -b 8)");
 }
 
 // Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.

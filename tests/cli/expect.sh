@@ -72,5 +72,23 @@ for log in p5_2node_16gpu_allreduce_awsome.txt p4de_2node_16gpu_allreduce_awsome
     say ok "$log: $rows sizes graded ($(tail -1 "$tmp/real.out" | sed 's/^# //'))"
   else say fail "$log: rc=$rc rows=$rows slow=$slow"; fi
 done
+# Round 4 session 29: beyond the nodes the profile measured (2) the spread widens by the drift;
+# below the sizes a profile without a fitted latency measured (case A: from 32 MiB), the catalog
+# price's error (p90 / p10 busbw = exp(2 x 1.2816 x 0.510) on 2 nodes).
+"$ddpsim" expect --instance p5.48xlarge --nodes 2,8 -b 8M -e 8M --format json >"$tmp/drift.json"
+"$ddpsim" calibrate fit "$data/p5_1node_8gpu_allreduce_awsbatch.txt" "$data/p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv" \
+  --instance p5.48xlarge --output "$tmp/caseA.yaml" >/dev/null 2>&1
+"$ddpsim" expect --instance p5.48xlarge --nodes 2 -b 8 -e 8G -f 1024 --profile "$tmp/caseA.yaml" --format json >"$tmp/caseA.json"
+python3 - "$tmp/drift.json" "$tmp/caseA.json" <<'PY' && say ok "expect: the drift beyond the fitted nodes, the catalog's error below the fitted sizes" ||
+import json, math, sys
+d = {r["nodes"]: r["busbw_p90_GBps"] / r["busbw_p10_GBps"] for r in json.load(open(sys.argv[1]))["rows"]}
+assert d[8] > 1.5 * d[2], d
+a = {r["bytes"]: r for r in json.load(open(sys.argv[2]))["rows"]}
+cat = math.exp(2 * 1.2815516 * 0.510)
+for b in (8, 8192, 8 << 20):
+    assert a[b]["points"] == 0 and abs(a[b]["busbw_p90_GBps"] / a[b]["busbw_p10_GBps"] / cat - 1) < 0.02, a[b]
+assert a[8 << 30]["points"] > 0 and a[8 << 30]["busbw_p90_GBps"] / a[8 << 30]["busbw_p10_GBps"] < 1.5, a[8 << 30]
+PY
+  say fail "expect: drift or unfitted latency"
 check "wrong instance for the log" 2 "ranks" "$ddpsim" expect --instance p4d.24xlarge --gpus-per-node 3 --check "$data/p5_2node_16gpu_allreduce_awsome.txt"
 exit $fail

@@ -182,3 +182,29 @@ TEST_CASE("a profile fitted on one node only keeps the catalog network band")
   Uncertainty fitted;  // two-node residuals: the profile's own spread (twin.cpp), not the catalog's
   CHECK_FALSE(add_network_error(spec, fitted));
 }
+
+// Round 4 session 29: a profile whose multi-node rows all lie at 1 MiB or more did not fit its
+// latency (calibrate/fit.hpp), so below its smallest row the catalog's latency prices a collective
+// across nodes and the catalog price's error is the one that applies; a scenario says so.
+TEST_CASE("a profile without a fitted latency hands the sizes below its rows to the catalog's error")
+{
+  ScenarioSpec spec = bert_on_tcp("[2]");
+  Profile& prof = spec.communication.profile;
+  CHECK(unfitted_latency_below(prof) == 0);  // not fitted: the catalog's band everywhere already
+  prof.network.fitted = true;
+  prof.residuals = {Residual{"a.txt", 10, 2, 32 << 20, 100, 110, "ring", "Simple"},
+                    Residual{"a.txt", 11, 2, 64 << 20, 200, 190, "ring", "Simple"},
+                    Residual{"a.txt", 12, 1, 8, 10, 11, "ring", "LL"}};  // a one-node row fits the other scope
+  CHECK(unfitted_latency_below(prof) == 32u << 20);
+  CHECK(catalog_sd_at(2) == Approx(network_price_ln_sd()));
+  CHECK(catalog_sd_at(8) == Approx(std::hypot(network_price_ln_sd(), 2 * network_drift_ln_sd())));
+  const auto says = [](const ScenarioReport& r) {
+    for (const std::string& n : r.notes)
+      if (n.find("its latency was not fitted") != std::string::npos) return true;
+    return false;
+  };
+  CHECK(says(predict(spec, RunOptions{}, 4)));
+  prof.residuals[0].bytes = 512 << 10;  // a row below 1 MiB: the latency was fitted
+  CHECK(unfitted_latency_below(prof) == 0);
+  CHECK_FALSE(says(predict(spec, RunOptions{}, 4)));
+}
