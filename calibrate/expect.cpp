@@ -35,7 +35,10 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
       assumed_fields_.push_back(a.field);
       fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
     }
-    p.push_back("spread: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
+    p.push_back("spread across nodes: the catalog price's measured error, time x exp(N(0, " + fmt("%.3f", sim::network_price_ln_sd()) +
+                "^2)) at 2 nodes, widened by " + fmt("%.3f", sim::network_drift_ln_sd()) + " in ln per doubling beyond (" +
+                sim::network_price_record() + ")");
+    p.push_back("spread on one node: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
                 (fields.empty() ? std::string("none for this instance: p10 = p50 = p90") : join(fields, ", ")) +
                 "); a bound from stated ignorance, not a measured spread");
   } else {
@@ -55,7 +58,11 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
                      ? "; below " + format_bytes(Bytes{sim::unfitted_latency_below(prof_)}) +
                            " across nodes (its latency was not fitted: no row below 1 MiB) the catalog price's error, sd " +
                            fmt("%.3f", sim::network_price_ln_sd()) + " (docs/validation.md)"
-                     : std::string()));
+                     : std::string()) +
+                (prof_.network.fitted ? std::string()
+                                      : "; across nodes (the profile's logs ran on one node: the network is the catalog's) the "
+                                        "catalog price's error, sd " + fmt("%.3f", sim::network_price_ln_sd()) +
+                                            " at 2 nodes, widened beyond as above"));
   }
   if (header_.algorithm != "auto")
     p.push_back("algorithm: " + header_.algorithm + " (the profile's logs forced it: run nccl-tests with NCCL_ALGO=" +
@@ -98,9 +105,10 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
       near.push_back(ln);
   }
   const std::vector<double>& use = near.size() >= 4 ? near : scope;
-  if (nodes > 1 && bytes < sim::unfitted_latency_below(prof_)) {
-    // Below the sizes a profile without a fitted latency measured, the catalog's latency prices
-    // the collective and the catalog price's error applies (sim/study/model_error.hpp).
+  if (nodes > 1 && (!prof_.network.fitted || bytes < sim::unfitted_latency_below(prof_))) {
+    // Across nodes on the catalog's price (no fitted network scope), or below the sizes a profile
+    // without a fitted latency measured (the catalog's latency prices it there), the catalog
+    // price's measured error applies, with its drift beyond 2 nodes (sim/study/model_error.hpp).
     const double f = sim::network_error_factor(0.9, sim::catalog_sd_at(nodes));
     t10 = t / f, t90 = t * f;
   } else if (!use.empty()) {

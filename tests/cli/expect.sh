@@ -28,6 +28,21 @@ PY
 "$ddpsim" expect --instance p4d.24xlarge --nodes 2 --profile none -b 1M -e 1G >"$tmp/cat.txt" &&
   grep -q "profile: none" "$tmp/cat.txt" && grep -q "\[assume\]" "$tmp/cat.txt" &&
   say ok "catalog alone: provenance says so and names the [assume] ranges" || say fail "catalog-only provenance"
+# Across nodes the catalog's price carries its measured error (0.510 at 2 nodes, the drift beyond),
+# with the catalog alone and with a profile fitted on one node (its network is the catalog's).
+"$ddpsim" expect --instance p4d.24xlarge --nodes 2,8 --profile none -b 1G -e 1G --format json >"$tmp/cat2.json"
+"$ddpsim" calibrate fit "$data/p5_1node_8gpu_allreduce_awsbatch.txt" --instance p5.48xlarge --output "$tmp/one.yaml" >/dev/null 2>&1
+"$ddpsim" expect --instance p5.48xlarge --nodes 2 --profile "$tmp/one.yaml" -b 1G -e 1G --format json >"$tmp/one.json"
+python3 - "$tmp/cat2.json" "$tmp/one.json" <<'PY' && say ok "expect across nodes on the catalog's price: its measured error, wider beyond 2 nodes" ||
+import json, math, sys
+z = 1.2815516
+want = {2: math.exp(2 * z * 0.510), 8: math.exp(2 * z * math.hypot(0.510, 2 * 0.206))}
+for f in sys.argv[1:]:
+    for r in json.load(open(f))["rows"]:
+        got = r["busbw_p90_GBps"] / r["busbw_p10_GBps"]
+        assert abs(got / want[r["nodes"]] - 1) < 0.02, (f, r, want)
+PY
+  say fail "expect across nodes on the catalog's price"
 
 # A log in nccl-tests' format (ddpsim collective's table) whose times are expect's p50: every size passes.
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 -b 1K -e 1G -f 4 >"$tmp/model.txt"
