@@ -9,6 +9,7 @@
 #include "core/text.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
+#include "sim/study/collective_band.hpp"
 #include "sim/study/model_error.hpp"
 
 namespace ddpsim::calibrate {
@@ -28,19 +29,10 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
   p.push_back("catalog: " + inst_.name + " (topology/catalog/instances.yaml, compiled in): " + inst_.description);
   if (prof_name.empty()) {
     p.push_back("profile: none (the catalog alone: line rates and NCCL's latency model, nothing measured)");
-    std::vector<std::string> fields;
-    for (const sim::AssumedRange& a : basis.assumed) {
-      const double l = std::log(a.low), h = std::log(a.high);
-      assumed_.emplace_back(std::exp(l + 0.1 * (h - l)), std::exp(l + 0.9 * (h - l)));
-      assumed_fields_.push_back(a.field);
-      fields.push_back(a.field + " x" + fmt("%g", a.low) + "-" + fmt("%g", a.high));
-    }
-    p.push_back("spread across nodes: the catalog price's measured error, time x exp(N(0, " + fmt("%.3f", sim::network_price_ln_sd()) +
-                "^2)) at 2 nodes, widened by " + fmt("%.3f", sim::network_drift_ln_sd()) + " in ln per doubling beyond (" +
-                sim::network_price_record() + ")");
-    p.push_back("spread on one node: the catalog's [assume] ranges moved together to their 10th/90th percentiles (" +
-                (fields.empty() ? std::string("none for this instance: p10 = p50 = p90") : join(fields, ", ")) +
-                "); a bound from stated ignorance, not a measured spread");
+    p.push_back("spread: the catalog price's measured error, time x exp(N(0, sd^2)) at p10/p90: on one node sd " +
+                fmt("%.3f", sim::intra_price_ln_sd()) + " (" + sim::intra_price_record() + "); across nodes " +
+                fmt("%.3f", sim::network_price_ln_sd()) + " at 2 nodes, widened by " + fmt("%.3f", sim::network_drift_ln_sd()) +
+                " in ln per doubling beyond (" + sim::network_price_record() + ")");
   } else {
     std::vector<std::string> nodes;
     for (const sim::Residual& r : prof_.residuals)
@@ -62,7 +54,10 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
                 (prof_.network.fitted ? std::string()
                                       : "; across nodes (the profile's logs ran on one node: the network is the catalog's) the "
                                         "catalog price's error, sd " + fmt("%.3f", sim::network_price_ln_sd()) +
-                                            " at 2 nodes, widened beyond as above"));
+                                            " at 2 nodes, widened beyond as above") +
+                (prof_.intra.fitted ? std::string()
+                                    : "; on one node (the profile's logs crossed nodes: one node is the catalog's) the catalog "
+                                      "price's error, sd " + fmt("%.3f", sim::intra_price_ln_sd())));
   }
   if (header_.algorithm != "auto")
     p.push_back("algorithm: " + header_.algorithm + " (the profile's logs forced it: run nccl-tests with NCCL_ALGO=" +
@@ -75,20 +70,17 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
 {
   const algo::CollectiveOp op = parse_op(in_.op);
   const int gpn = header_.gpus_per_node;
-  auto time_us = [&](const InstanceSpec& inst, std::string* algorithm, std::string* protocol) {
-    const Topology topo(inst, nodes, gpn);
-    const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
-    const sim::CollectiveModel model(topo, sim::CollectiveOptions{header_.algorithm, std::nullopt, prof_, {}, {}, 0});
-    const sim::PricedCollective c = model.price(op, Bytes{bytes});
-    if (algorithm) *algorithm = std::string(c.algorithm->name());
-    if (protocol) *protocol = c.protocol ? std::string(to_string(*c.protocol)) : "-";
-    return sim::time_alone_us(c, *net);
-  };
   ExpectRow row;
   row.nodes = nodes;
   row.ranks = nodes * gpn;
   row.bytes = bytes;
-  const double t = time_us(inst_, &row.algorithm, &row.protocol);
+  const Topology topo(inst_, nodes, gpn);
+  const auto net = sim::make_backend(sim::EngineKind::analytical, topo);
+  const sim::CollectiveModel model(topo, sim::CollectiveOptions{header_.algorithm, std::nullopt, prof_, {}, {}, 0});
+  const sim::PricedCollective c = model.price(op, Bytes{bytes});
+  row.algorithm = std::string(c.algorithm->name());
+  row.protocol = c.protocol ? std::string(to_string(*c.protocol)) : "-";
+  const double t = sim::time_alone_us(c, *net);
   const double factor = bus_factor(op, row.ranks);
   auto busbw = [&](double us) { return static_cast<double>(bytes) / (us * 1e-6) / 1e9 * factor; };
   double t10 = t, t50 = t, t90 = t;  // times: t90 is the slow end
@@ -105,11 +97,12 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
       near.push_back(ln);
   }
   const std::vector<double>& use = near.size() >= 4 ? near : scope;
-  if (nodes > 1 && (!prof_.network.fitted || bytes < sim::unfitted_latency_below(prof_))) {
-    // Across nodes on the catalog's price (no fitted network scope), or below the sizes a profile
-    // without a fitted latency measured (the catalog's latency prices it there), the catalog
-    // price's measured error applies, with its drift beyond 2 nodes (sim/study/model_error.hpp).
-    const double f = sim::network_error_factor(0.9, sim::catalog_sd_at(nodes));
+  const sim::CollectiveBand band = sim::collective_band(prof_, nodes);
+  if (band.on && (!prof_.scope(nodes).fitted || bytes < band.catalog_below)) {
+    // On the catalog's price (the scope not fitted), or below the sizes a profile without a fitted
+    // latency measured (the catalog's latency prices it there): the catalog price's measured error
+    // (sim/study/collective_band.hpp), with the drift beyond 2 nodes.
+    const double f = sim::network_error_factor(0.9, band.sd_at(bytes));
     t10 = t / f, t90 = t * f;
   } else if (!use.empty()) {
     double q10 = quantile(use, 0.1), q50 = quantile(use, 0.5), q90 = quantile(use, 0.9);
@@ -121,19 +114,6 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
     }
     t10 = t * std::exp(q10), t50 = t * std::exp(q50), t90 = t * std::exp(q90);
     row.points = static_cast<int>(use.size());
-  } else if (!assumed_.empty()) {
-    auto scaled = [&](bool high) {
-      InstanceSpec s = inst_;
-      for (std::size_t i = 0; i < assumed_.size(); ++i) {
-        const double f = high ? assumed_[i].second : assumed_[i].first;
-        const std::string& field = assumed_fields_[i];
-        if (field == "nic.latency") s.nic.latency = Time::from_seconds(s.nic.latency.seconds() * f);
-        if (field == "intra_node.nvlink_latency") s.nvlink_latency = Time::from_seconds(s.nvlink_latency.seconds() * f);
-        if (field == "pcie.latency") s.pcie_latency = Time::from_seconds(s.pcie_latency.seconds() * f);
-      }
-      return time_us(s, nullptr, nullptr);
-    };
-    t10 = scaled(false), t90 = scaled(true);
   }
   row.p10 = busbw(std::max(t10, t90)), row.p50 = busbw(t50), row.p90 = busbw(std::min(t10, t90));
   return row;

@@ -205,6 +205,21 @@ if not abs(round(rms, 3) - stated) < 5e-4:
     sys.exit(1)
 print(f"Network band: ln sd {stated:.3f} = the RMS over the {len(e)} multi-node rows that define it.")
 PY
+  # ... and the one-node price's (sim/study/collective_band.cpp kIntraLnSd): every one-node row above.
+  intra=$("$ddpsim" collective --instance p4de.24xlarge --nodes 1 -b 1M -e 1M --profile none 2>/dev/null |
+    sed -n 's/.*exp(N(0, \([0-9.]*\)^2)).*/\1/p' | head -1)
+  python3 - "$errs" "$intra" <<'PY'
+import math, sys
+e = [math.log(1 + float(x) / 100) for kind, src, x in (l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip())
+     if kind == "collectives" and "1-node" in src]
+rms = math.sqrt(sum(x * x for x in e) / len(e))
+stated = float(sys.argv[2] or "nan")
+if not abs(round(rms, 3) - stated) < 5e-4:
+    print(f"\nONE-NODE BAND: ddpsim states ln sd {sys.argv[2] or '(none)'}, the {len(e)} one-node rows give {rms:.3f}: "
+          "update sim/study/collective_band.cpp kIntraLnSd and its docs")
+    sys.exit(1)
+print(f"One-node band: ln sd {stated:.3f} = the RMS over the {len(e)} one-node rows.")
+PY
   # ... and the drift beyond the nodes it was measured on (sim/study/model_error.cpp kNetworkDriftLnSd):
   # every point source with rows at several node counts, each row beyond its smallest count predicted by
   # one time scale fitted there (the mean ln error of those rows); s^2 = mean((e / doublings)^2).

@@ -25,6 +25,7 @@
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/guards.hpp"
+#include "sim/study/collective_band.hpp"
 #include "sim/study/model_error.hpp"
 #include "core/subprocess.hpp"
 
@@ -205,40 +206,12 @@ class CollectiveCommand final : public Command {
                                                  calibrate::sweep_sizes(lo.n, hi.n, static_cast<std::uint64_t>(opt_.factor)),
                                                  "--max-bytes")
                       : calibrate::compare_log(model, *net, op, topo.gpu_count(), *log, "--compare");
-    // Across nodes the price carries its measured error, on the whole time as a scenario's band is
-    // (sim/study/model_error.hpp, knob network_scale): the catalog's 0.510 (the sd of
-    // ln(measured / priced) over whole collectives, latency-bound sizes included), or a fitted
-    // profile's own residual spread.
-    // Beyond the nodes that error was measured on it grows by a drift per doubling (issue 18 item 4).
-    const sim::ResidualSpread spread = sim::profile_residual_spread(prof);
-    if (opt_.nodes > 1 && (!prof.network.fitted || spread.rows >= 2)) {
-      const bool catalog_price = !prof.network.fitted;
-      const double measured_sd = catalog_price ? sim::network_price_ln_sd() : spread.ln_sd;
-      const int measured_nodes = sim::price_error_nodes(prof);
-      const double sd = sim::network_sd_at(measured_sd, measured_nodes, opt_.nodes);
-      std::string beyond;
-      if (opt_.nodes > measured_nodes) {
-        const std::string d = fmt("%.2g", std::log2(static_cast<double>(opt_.nodes) / measured_nodes));
-        beyond = "; " + std::to_string(opt_.nodes) + " nodes is " + d + " doubling(s) beyond the " + std::to_string(measured_nodes) +
-                 " it was measured on: sd sqrt(" + fmt("%.3f", measured_sd) + "^2 + (" + fmt("%.3f", sim::network_drift_ln_sd()) +
-                 " x " + d + ")^2), the drift per doubling of the p3dn series at 2-8 nodes (docs/validation.md)";
-      }
-      report.band.what = "time x exp(N(0, " + fmt("%.3f", sd) + "^2)), " +
-                         (catalog_price ? "the catalog price's measured error across nodes (docs/validation.md)"
-                                        : "the profile's " + std::to_string(spread.rows) + (spread.held_out ? " held-out" : " in-sample") +
-                                              " multi-node residuals (" +
-                                              std::to_string(spread.max_nodes) + " nodes)") +
-                         beyond;
-      // Below the smallest size a profile that did not fit its latency measured, the catalog's
-      // latency prices the collective, and the catalog price's error applies (model_error.hpp).
-      const std::uint64_t unfitted = sim::unfitted_latency_below(prof);
-      const double unfitted_sd = sim::catalog_sd_at(opt_.nodes);
-      if (std::any_of(report.rows.begin(), report.rows.end(), [&](const calibrate::SweepRow& r) { return r.bytes < unfitted; }))
-        report.band.what += "; below " + format_bytes(Bytes{unfitted}) + ", the smallest size of those residuals (no row below 1 MiB: " +
-                            "its latency was not fitted), the catalog's latency prices it and the catalog price's error applies, sd " +
-                            fmt("%.3f", unfitted_sd);
+    // The price carries its measured error, on the whole time as a scenario's band is
+    // (sim/study/collective_band.hpp: the profile's residual spread or the catalog's, by scope).
+    if (const sim::CollectiveBand band = sim::collective_band(prof, opt_.nodes); band.on) {
+      report.band.what = band.what;
       for (const calibrate::SweepRow& r : report.rows) {
-        const double fast = sim::network_error_factor(0.9, r.bytes < unfitted ? unfitted_sd : sd);
+        const double fast = sim::network_error_factor(0.9, band.sd_at(r.bytes));
         report.band.p10_us.push_back(r.time_us / fast);
         report.band.p90_us.push_back(r.time_us * fast);
       }

@@ -62,12 +62,12 @@ class ExpectCommand final : public Command {
 
   bool selected() const override { return cmd_->parsed(); }
 
-  // The instance, its [assume] ranges and the profile by the one default rule (profile_io.hpp).
+  // The instance and the profile by the one default rule (profile_io.hpp).
   static calibrate::ExpectBasis basis(const Catalog& catalog, const std::string& instance, const std::string& profile)
   {
     const InstanceSpec& inst = catalog.at(instance);
     ResolvedProfile r = resolve_profile(inst.name, profile);
-    return {inst, catalog.assumed_for(inst.name), std::move(r.profile), r.file.empty() ? "" : r.shipped ? "builtin " + r.file : r.file};
+    return {inst, std::move(r.profile), r.file.empty() ? "" : r.shipped ? "builtin " + r.file : r.file};
   }
 
   int run() override

@@ -18,7 +18,7 @@ std::string expect_table(const calibrate::Expectation& e)
     out += pad(std::to_string(r.nodes), 5) + "  " + pad(std::to_string(r.ranks), 6) + "  " + pad(std::to_string(r.bytes), 12) +
            "  " + pad(fmt("%.2f", r.p10), 8) + "  " + pad(fmt("%.2f", r.p50), 8) + "  " + pad(fmt("%.2f", r.p90), 8) + "  " +
            pad(std::to_string(r.points), 6) + "  " + r.algorithm + " " + r.protocol + "\n";
-  out += "# points = measured points behind the row's spread (0: on one node the catalog's [assume] ranges; across nodes the catalog price's measured error, where no fitted network scope or fitted latency covers the size)\n";
+  out += "# points = measured points behind the row's spread (0: the catalog price's measured error, where no fitted scope or fitted latency covers the size)\n";
   return out;
 }
 

@@ -199,11 +199,11 @@ double network_error_factor(double q, double ln_sd)
   return std::exp(ln_sd * boost::math::quantile(boost::math::normal(), q));
 }
 
-ResidualSpread profile_residual_spread(const Profile& prof)
+ResidualSpread profile_residual_spread(const Profile& prof, bool across_nodes)
 {
   std::vector<const Residual*> rows;
   for (const Residual& r : prof.residuals)
-    if (r.nodes > 1 && r.measured_us > 0 && r.predicted_us > 0) rows.push_back(&r);
+    if ((r.nodes > 1) == across_nodes && r.measured_us > 0 && r.predicted_us > 0) rows.push_back(&r);
   if (rows.size() < 2) return ResidualSpread{};
   ResidualSpread out;
   out.held_out = std::all_of(rows.begin(), rows.end(), [](const Residual* r) { return r->held_out_us > 0; });

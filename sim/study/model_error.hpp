@@ -59,7 +59,7 @@ struct ResidualSpread {
   int rows = 0, max_nodes = 0;
   bool held_out = false;
 };
-ResidualSpread profile_residual_spread(const Profile& prof);
+ResidualSpread profile_residual_spread(const Profile& prof, bool across_nodes = true);  // false: the one-node rows
 
 // The Dimension::source of the two network bands above (the catalog's, a profile's residuals).
 inline constexpr const char* kNetworkPriceSource = "network price error";
