@@ -19,6 +19,7 @@
 #include "calibrate/nccl_log.hpp"
 #include "calibrate/nccl_runner.hpp"
 #include "core/text.hpp"
+#include "sim/study/model_error.hpp"
 #include "sim/network/guards.hpp"
 
 namespace ddpsim::app {
@@ -100,10 +101,27 @@ class CalibrateCommand final : public Command {
     write_output(opt_.out, profile_yaml(prof));
     for (const std::string& a : prof.provenance.assumed) std::cerr << "ddpsim: assumed " << a << "\n";
     for (const std::string& w : prof.warnings) std::cerr << "ddpsim: warning: " << w << "\n";
-    double worst = 0;
-    for (const auto& r : prof.residuals) worst = std::max(worst, std::abs(r.error()));
+    double worst = 0, worst_held_out = 0;
+    for (const auto& r : prof.residuals) {
+      worst = std::max(worst, std::abs(r.error()));
+      if (r.held_out_us > 0) worst_held_out = std::max(worst_held_out, std::abs(r.held_out_us / r.measured_us - 1));
+    }
     std::cerr << "ddpsim: fitted " << prof.residuals.size() << " points from " << logs.size() << " file(s); largest |error| "
-              << std::round(worst * 1000) / 10.0 << "%; wrote " << opt_.out << "\n";
+              << std::round(worst * 1000) / 10.0 << "% (each point predicted by the fit without it: "
+              << std::round(worst_held_out * 1000) / 10.0 << "%); wrote " << opt_.out << "\n";
+    // The bands the profile will put on predictions (sim/study/collective_band.hpp), said now.
+    for (const bool across : {false, true}) {
+      const sim::ResidualSpread s = sim::profile_residual_spread(prof, across);
+      if (s.rows < 2) continue;
+      std::cerr << "ddpsim: " << (across ? "across nodes" : "one node") << ": predictions carry time x exp(N(0, "
+                << fmt("%.3f", s.ln_sd) << "^2)) from " << s.rows << (s.held_out ? " held-out" : " in-sample") << " residuals"
+                << (across ? ", widening beyond " + std::to_string(s.max_nodes) + " node(s)" : std::string()) << "\n";
+    }
+    if (const std::uint64_t below = sim::unfitted_latency_below(prof); below > 0)
+      std::cerr << "ddpsim: note: the rows across nodes start at " << format_bytes(Bytes{below})
+                << " (none below 1 MiB): the latency was not fitted, so below that size collectives across nodes are priced "
+                   "with the catalog's latency and carry the catalog price's error (sd "
+                << fmt("%.3f", sim::network_price_ln_sd()) << "); a log from 8 B (nccl-tests -b 8) fits it\n";
     return 0;
   }
 

@@ -196,7 +196,11 @@ read -r k n <<<"$held"
 # docs/validation.md) did not fit its latency; below 32 MiB the catalog's latency prices the
 # collective and the band is the catalog price's (x1.92 at p90 on 2 nodes), from 32 MiB its own.
 "$ddpsim" calibrate fit "$data/p5_1node_8gpu_allreduce_awsbatch.txt" "$data/p5_2node_16gpu_allreduce_hyperpod_nccl2.27.7.csv" \
-  --instance p5.48xlarge --output "$tmp/caseA.yaml" >/dev/null 2>&1
+  --instance p5.48xlarge --output "$tmp/caseA.yaml" 2>"$tmp/caseA.err" >/dev/null
+grep -q "across nodes: predictions carry time x exp(N(0, 0.048^2)) from 9 held-out residuals" "$tmp/caseA.err" &&
+  grep -q "start at 32.00 MiB (none below 1 MiB): the latency was not fitted" "$tmp/caseA.err" &&
+  say ok "calibrate fit says the bands its profile will carry, and where its latency was not fitted" ||
+  say fail "calibrate fit summary: $(cat "$tmp/caseA.err")"
 "$ddpsim" collective --instance p5.48xlarge --nodes 2 --profile "$tmp/caseA.yaml" --compare "$data/p5_2node_16gpu_allreduce_awsome.txt" \
   --format csv 2>/dev/null | python3 -c 'import csv, math, sys
 rows = list(csv.DictReader(sys.stdin))
