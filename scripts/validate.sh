@@ -186,39 +186,31 @@ if sys.argv[3]:
     print(f"\nNo source worse than {sys.argv[3]}.")
 PY
 
-# With --check, the catalog-only network band's sd (sim/study/model_error.cpp, as ddpsim states it)
-# must be the RMS of ln(measured / priced) over the multi-node rows that define it: every
-# multi-node collective row above but the quoted figures ("#n" sources) and the points whose node
-# count is inferred (docs/validation.md "The network price's own error").
+# With --check, the catalog-only price's bands (as ddpsim states them) must be the RMS of
+# ln(measured / priced) over the rows that define them: across nodes (sim/study/model_error.cpp
+# kNetworkLnSd) every multi-node collective row above but the quoted figures ("#n" sources) and the
+# points whose node count is inferred (docs/validation.md "The network price's own error"); on one
+# node (sim/study/collective_band.cpp kIntraLnSd) every one-node row.
 if [[ -n "$check" ]]; then
   stated=$("$ddpsim" collective --instance p4de.24xlarge --nodes 2 -b 1M -e 1M --profile none 2>&1 >/dev/null |
     sed -n 's/.*ln sd \([0-9.]*\).*/\1/p' | head -1)
-  python3 - "$errs" "$stated" <<'PY'
-import math, sys
-e = [math.log(1 + float(x) / 100) for kind, src, x in (l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip())
-     if kind == "collectives" and "1-node" not in src and "#" not in src and "inferred" not in src]
-rms = math.sqrt(sum(x * x for x in e) / len(e))
-stated = float(sys.argv[2] or "nan")
-if not abs(round(rms, 3) - stated) < 5e-4:
-    print(f"\nNETWORK BAND: ddpsim states ln sd {sys.argv[2] or '(none)'}, the {len(e)} rows that define it give {rms:.3f}: "
-          "update sim/study/model_error.cpp kNetworkLnSd and its docs")
-    sys.exit(1)
-print(f"Network band: ln sd {stated:.3f} = the RMS over the {len(e)} multi-node rows that define it.")
-PY
-  # ... and the one-node price's (sim/study/collective_band.cpp kIntraLnSd): every one-node row above.
   intra=$("$ddpsim" collective --instance p4de.24xlarge --nodes 1 -b 1M -e 1M --profile none 2>/dev/null |
     sed -n 's/.*exp(N(0, \([0-9.]*\)^2)).*/\1/p' | head -1)
-  python3 - "$errs" "$intra" <<'PY'
+  python3 - "$errs" "$stated" "$intra" <<'PY'
 import math, sys
-e = [math.log(1 + float(x) / 100) for kind, src, x in (l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip())
-     if kind == "collectives" and "1-node" in src]
-rms = math.sqrt(sum(x * x for x in e) / len(e))
-stated = float(sys.argv[2] or "nan")
-if not abs(round(rms, 3) - stated) < 5e-4:
-    print(f"\nONE-NODE BAND: ddpsim states ln sd {sys.argv[2] or '(none)'}, the {len(e)} one-node rows give {rms:.3f}: "
-          "update sim/study/collective_band.cpp kIntraLnSd and its docs")
-    sys.exit(1)
-print(f"One-node band: ln sd {stated:.3f} = the RMS over the {len(e)} one-node rows.")
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+bands = (("Network band", "multi-node rows that define it", "model_error.cpp kNetworkLnSd", sys.argv[2],
+          lambda src: "1-node" not in src and "#" not in src and "inferred" not in src),
+         ("One-node band", "one-node rows", "collective_band.cpp kIntraLnSd", sys.argv[3], lambda src: "1-node" in src))
+for name, what, where, said, keep in bands:
+    e = [math.log(1 + float(x) / 100) for kind, src, x in rows if kind == "collectives" and keep(src)]
+    rms = math.sqrt(sum(x * x for x in e) / len(e))
+    stated = float(said or "nan")
+    if not abs(round(rms, 3) - stated) < 5e-4:
+        print(f"\n{name.upper()}: ddpsim states ln sd {said or '(none)'}, the {len(e)} {what} give {rms:.3f}: "
+              f"update sim/study/{where} and its docs")
+        sys.exit(1)
+    print(f"{name}: ln sd {stated:.3f} = the RMS over the {len(e)} {what}.")
 PY
   # ... and the drift beyond the nodes it was measured on (sim/study/model_error.cpp kNetworkDriftLnSd):
   # every point source with rows at several node counts, each row beyond its smallest count predicted by

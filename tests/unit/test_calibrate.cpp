@@ -54,6 +54,31 @@ Errors predict_errors(const InstanceSpec& inst, const Profile& prof, const NcclL
   return e;
 }
 
+// A sweep of 8 B - 8 GiB on 1 and 2 nodes timed by the model itself with `truth`; the 2-node row of
+// `slow_bytes` (if any) is made 30 % slower, and its true time returned in *true_us.
+std::vector<NcclLog> synthetic_sweeps(const InstanceSpec& inst, const Profile& truth, std::uint64_t slow_bytes = 0,
+                                      double* true_us = nullptr)
+{
+  std::vector<NcclLog> logs;
+  for (int nodes : {1, 2}) {
+    Topology topo(inst, nodes, 8);
+    sim::AnalyticalBackend net(topo);
+    sim::CollectiveOptions o;
+    o.profile = truth;
+    const CollectiveModel model(topo, o);
+    NcclLog& log = logs.emplace_back();
+    log.file = "synthetic" + std::to_string(nodes);
+    log.ranks = 8 * nodes;
+    int line = 1;
+    for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
+      double t = time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{b}), net);
+      if (nodes == 2 && b == slow_bytes) *true_us = t, t *= 1.3;
+      log.rows.push_back(LogRow{line++, Bytes{b}, t, 0, 0});
+    }
+  }
+  return logs;
+}
+
 }  // namespace
 
 TEST_CASE("parser: launcher prefixes, old and new columns, version, rank count")
@@ -108,23 +133,7 @@ TEST_CASE("fit: recovers known parameters from a synthetic sweep of the model it
   Profile truth = default_profile(inst.name);
   truth.intra = ScopeParams{true, 3.0, 0.7, 4.0, 0};
   truth.network = ScopeParams{true, 12.0, 0.8, 20.0, 0};
-  std::vector<NcclLog> logs;
-  for (int nodes : {1, 2}) {
-    Topology topo(inst, nodes, 8);
-    sim::AnalyticalBackend net(topo);
-    sim::CollectiveOptions o;
-    o.profile = truth;
-    const CollectiveModel model(topo, o);
-    NcclLog log;
-    log.file = "synthetic" + std::to_string(nodes);
-    log.ranks = 8 * nodes;
-    int line = 1;
-    for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
-      const double t = time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{b}), net);
-      log.rows.push_back(LogRow{line++, Bytes{b}, t, 0, 0});
-    }
-    logs.push_back(log);
-  }
+  const std::vector<NcclLog> logs = synthetic_sweeps(inst, truth);
   const Profile fit = fit_profile(inst, logs);
   for (auto [got, want] : {std::pair{fit.intra, truth.intra}, std::pair{fit.network, truth.network}}) {
     CHECK(got.alpha_us == Approx(want.alpha_us).epsilon(1e-6));
@@ -149,25 +158,9 @@ TEST_CASE("fit: each row's held-out prediction is the fit without it, and the sp
   Profile truth = default_profile(inst.name);
   truth.intra = ScopeParams{true, 3.0, 0.7, 4.0, 0};
   truth.network = ScopeParams{true, 12.0, 0.8, 20.0, 0};
-  std::vector<NcclLog> logs;
   double true_us = 0;
   const std::uint64_t slow = 4 * MiB;
-  for (int nodes : {1, 2}) {
-    Topology topo(inst, nodes, 8);
-    sim::AnalyticalBackend net(topo);
-    sim::CollectiveOptions o;
-    o.profile = truth;
-    const CollectiveModel model(topo, o);
-    NcclLog& log = logs.emplace_back();
-    log.file = "synthetic" + std::to_string(nodes);
-    log.ranks = 8 * nodes;
-    int line = 1;
-    for (std::uint64_t b = 8; b <= 8 * GiB; b *= 2) {
-      double t = time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{b}), net);
-      if (nodes == 2 && b == slow) true_us = t, t *= 1.3;
-      log.rows.push_back(LogRow{line++, Bytes{b}, t, 0, 0});
-    }
-  }
+  const std::vector<NcclLog> logs = synthetic_sweeps(inst, truth, slow, &true_us);
   const Profile fit = fit_profile(inst, logs);
   const Residual* odd = nullptr;
   for (const Residual& r : fit.residuals) {
