@@ -50,7 +50,7 @@ CollectiveBand collective_band(const Profile& prof, int nodes)
     const std::string d = fmt("%.2g", std::log2(static_cast<double>(nodes) / measured_nodes));
     b.what += "; " + std::to_string(nodes) + " nodes is " + d + " doubling(s) beyond the " + std::to_string(measured_nodes) +
               " it was measured on: sd sqrt(" + fmt("%.3f", measured_sd) + "^2 + (" + fmt("%.3f", network_drift_ln_sd()) + " x " +
-              d + ")^2), the drift per doubling of the p3dn series at 2-8 nodes (docs/validation.md)";
+              d + ")^2), the drift per doubling of the p3dn and p4d series at 2-8 nodes (docs/validation.md)";
   }
   if ((b.catalog_below = unfitted_latency_below(prof)) > 0) {
     b.catalog_sd = catalog_sd_at(nodes);

@@ -13,7 +13,7 @@
 //   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
 //     several nodes (43 public multi-node rows, their efficiency against their own one-node row);
 //   - beyond the nodes a network band was measured on: every collective across nodes also
-//     x exp(N(0, (0.206 d)^2)), d doublings further (the two p3dn series held at 2-8 nodes).
+//     x exp(N(0, (0.224 d)^2)), d doublings further (the p3dn and p4d series held at 2-8 nodes).
 #pragma once
 
 #include <cstdint>
@@ -66,8 +66,8 @@ inline constexpr const char* kNetworkPriceSource = "network price error";
 inline constexpr const char* kProfileResidualsSource = "profile residuals";
 
 // How a network price's error grows beyond the node counts it was measured on (issue 18 item 4,
-// round 4 session 28): d doublings further, the sd grows to sqrt(ln_sd^2 + (0.206 d)^2) (a drift,
-// measured on the two p3dn series the project holds at 2-8 nodes; model_error.cpp). Knob
+// round 4 session 28): d doublings further, the sd grows to sqrt(ln_sd^2 + (0.224 d)^2) (a drift,
+// measured on the p3dn and p4d series the project holds at 2-8 nodes; model_error.cpp). Knob
 // network_drift (sim/network/profile.hpp ScopeParams::drift).
 double network_drift_ln_sd();
 // The most nodes the price's error was measured on: a fitted profile's multi-node residuals', the

@@ -171,9 +171,10 @@ done
 [ "$total" = 125 ] && [ $((100 * inside / total)) -ge 75 ] &&
   say ok "catalog-only interval holds $inside of $total measured two-node rows" ||
   say fail "catalog-only interval holds $inside of $total measured two-node rows (want >= 75 % of 125)"
-# Held out from the 0.475 of the time (round 4 session 20): the p3dn figures quoted in issue threads, 9 of 10
-# inside p10-p90 when written (docs/validation.md); each row's measured time is the predicted one
-# scaled by predicted / measured busbw.
+# Held out from the 0.475 of the time (round 4 session 20): the figures quoted in issue threads, the p3dn
+# ones 9 of 10 inside p10-p90 when written (docs/validation.md); since round 4 session 29 also p4d's at
+# 2-4 nodes (NVIDIA/nccl #527; its 3- and 4-node rows are among those that measure the drift): 12 of 13.
+# Each row's measured time is the predicted one scaled by predicted / measured busbw.
 quoted="$data/../../validation/aws/quoted_points.csv"
 held=$(grep -v '^#' "$quoted" | tail -n +2 | while IFS=, read -r _ _ inst nodes bytes meas rest; do
   args=${rest//\"/}
@@ -184,8 +185,8 @@ r = next(csv.DictReader(sys.stdin)); m = float(r["time_us"]) * float(r["busbw_GB
 print(int(float(r["time_us_p10"]) <= m <= float(r["time_us_p90"])))' "$meas"
 done | awk '{k += $1; n++} END {print k + 0, n + 0}')
 read -r k n <<<"$held"
-[ "$n" = 10 ] && [ "$k" -ge 8 ] && say ok "held-out quoted p3dn points: $k of $n inside the catalog-only interval" ||
-  say fail "held-out quoted p3dn points: $k of $n inside (want >= 8 of 10)"
+[ "$n" = 13 ] && [ "$k" -ge 10 ] && say ok "quoted points: $k of $n inside the catalog-only interval" ||
+  say fail "quoted points: $k of $n inside (want >= 10 of 13)"
 # Round 4 session 29: on one node the catalog's price carries its own measured error (0.119, the 59
 # one-node rows): most of the p5 one-node log's rows lie inside.
 "$ddpsim" collective --instance p5.48xlarge --nodes 1 --profile none --compare "$data/p5_1node_8gpu_allreduce_awsbatch.txt" 2>/dev/null |
