@@ -42,12 +42,13 @@ Expecter::Expecter(const ExpectBasis& basis, const ExpectInput& in)
                 join(prof_.provenance.inputs, ", ") +
                 (prof_.provenance.nccl_version.empty() ? "" : ", NCCL " + prof_.provenance.nccl_version) +
                 "; other node counts reuse the fitted terms (extrapolated)");
+    const std::uint64_t unfitted = sim::unfitted_latency_below(prof_);
     p.push_back("spread: the model's time x the 10/50/90th percentile of measured/predicted (each point predicted by the "
                 "fit without it, where the profile records that) over the fit's points of the same scope within 4x of the "
                 "size (all of the scope's points where fewer than 4); across nodes beyond those the fit measured, widened by " +
                 fmt("%.3f", sim::network_drift_ln_sd()) + " in ln per doubling" +
-                (sim::unfitted_latency_below(prof_) > 0
-                     ? "; below " + format_bytes(Bytes{sim::unfitted_latency_below(prof_)}) +
+                (unfitted > 0
+                     ? "; below " + format_bytes(Bytes{unfitted}) +
                            " across nodes (its latency was not fitted: no row below 1 MiB) the catalog price's error, sd " +
                            fmt("%.3f", sim::network_price_ln_sd()) + " (docs/validation.md)"
                      : std::string()) +
@@ -86,9 +87,7 @@ ExpectRow Expecter::at(int nodes, std::uint64_t bytes) const
   double t10 = t, t50 = t, t90 = t;  // times: t90 is the slow end
   std::vector<double> near, scope;
   // Held-out predictions where the scope's every row has one (sim::ResidualSpread's rule).
-  bool held_out = true;
-  for (const sim::Residual& r : prof_.residuals)
-    if ((r.nodes > 1) == (nodes > 1)) held_out = held_out && r.held_out_us > 0;
+  const bool held_out = sim::profile_residual_spread(prof_, nodes > 1).held_out;
   for (const sim::Residual& r : prof_.residuals) {
     if ((r.nodes > 1) != (nodes > 1) || r.measured_us <= 0 || r.predicted_us <= 0) continue;
     const double ln = std::log(r.measured_us / (held_out ? r.held_out_us : r.predicted_us));

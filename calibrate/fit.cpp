@@ -132,38 +132,6 @@ std::vector<std::optional<sim::ScopeParams>> leave_one_out(const std::vector<Poi
 
 }  // namespace
 
-std::optional<Implausible> implausible(const sim::Profile& prof)
-{
-  for (const bool multi : {false, true}) {
-    const sim::ScopeParams& s = multi ? prof.network : prof.intra;
-    if (!s.fitted) continue;
-    SourceLocation where;
-    for (const sim::Residual& r : prof.residuals)
-      if ((r.nodes > 1) == multi) {
-        where = SourceLocation{r.file, r.line, 1};
-        break;
-      }
-    const std::string scope = multi ? "multi-node" : "one-node";
-    char buf[240];
-    if (s.efficiency > kMaxEfficiency) {
-      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g, i.e. %.3gx the catalog's line rate of %s", scope.c_str(),
-                    s.efficiency, s.efficiency, prof.instance.c_str());
-      return Implausible{where, buf};
-    }
-    if (s.efficiency < kMinEfficiency) {
-      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g of %s's line rate is implausibly low", scope.c_str(),
-                    s.efficiency, prof.instance.c_str());
-      return Implausible{where, buf};
-    }
-    if (std::abs(s.alpha_us) > kMaxAlphaUs) {
-      std::snprintf(buf, sizeof buf, "%s fit: latency alpha %.4g us is absurd (beyond +-%.0f us)", scope.c_str(), s.alpha_us,
-                    kMaxAlphaUs);
-      return Implausible{where, buf};
-    }
-  }
-  return std::nullopt;
-}
-
 std::pair<int, int> log_shape(const InstanceSpec& instance, const NcclLog& log)
 {
   int nodes = log.nodes;
@@ -261,13 +229,16 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     const auto [nodes, gpn] = log_shape(instance, logs[i]);
     const Topology topo(as_run(instance, logs[i]), nodes, gpn);
     sim::AnalyticalBackend idle(topo);
+    const auto timed = [&](const sim::CollectiveModel& m, const LogRow& row) {  // throws OverflowError past the clock
+      return as_benchmarked_us(logs[i], sim::time_alone_us(m.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
+    };
     options[i].profile = prof;
     const sim::CollectiveModel model(topo, options[i]);
     for (const LogRow& row : logs[i].rows) {
       if (at_launch_floor(logs[i], row)) continue;  // not fitted (above)
       double in_sample = 0;
       try {
-        in_sample = as_benchmarked_us(logs[i], sim::time_alone_us(model.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
+        in_sample = timed(model, row);
       } catch (const OverflowError& e) {
         throw UserError(SourceLocation{logs[i].file, row.line, 1}, "size", std::to_string(row.bytes.n) + " bytes: " + e.what());
       }
@@ -276,8 +247,7 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
         sim::CollectiveOptions without = options[i];
         (nodes > 1 ? without.profile.network : without.profile.intra) = h->second;
         try {
-          const sim::CollectiveModel refit(topo, without);
-          out_of_sample = as_benchmarked_us(logs[i], sim::time_alone_us(refit.price(algo::CollectiveOp::all_reduce, row.bytes), idle));
+          out_of_sample = timed(sim::CollectiveModel(topo, without), row);
         } catch (const OverflowError&) {
           out_of_sample = 0;  // the refit's time is past the clock: no held-out prediction for this row
         }
@@ -295,21 +265,6 @@ sim::Profile fit_profile(const InstanceSpec& instance, const std::vector<NcclLog
     }
   prof.warnings = profile_warnings(prof, !instance.nic.gpudirect);
   return prof;
-}
-
-std::vector<std::string> plausible_instances(const std::vector<InstanceSpec>& instances, const std::vector<NcclLog>& logs,
-                                             const std::string& algorithm, const std::string& except)
-{
-  std::vector<std::string> out;
-  for (const InstanceSpec& other : instances) {
-    if (other.name == except) continue;
-    try {
-      if (!implausible(fit_profile(other, logs, algorithm))) out.push_back(other.name);
-    } catch (const UserError&) {
-      // the logs do not even have that instance's shape
-    }
-  }
-  return out;
 }
 
 }  // namespace ddpsim::calibrate

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "calibrate/fit.hpp"
 #include "sim/study/model_error.hpp"
 
 namespace ddpsim::calibrate {
@@ -147,6 +148,54 @@ double loo_model_error(const JobFit& fit, int& rows)
       ++rows;
     }
   return rows > 0 ? std::sqrt(sum / rows) : 0.0;
+}
+
+// fit.hpp: a fit whose parameters are physically impossible, and the instances the logs fit plausibly.
+std::optional<Implausible> implausible(const sim::Profile& prof)
+{
+  for (const bool multi : {false, true}) {
+    const sim::ScopeParams& s = multi ? prof.network : prof.intra;
+    if (!s.fitted) continue;
+    SourceLocation where;
+    for (const sim::Residual& r : prof.residuals)
+      if ((r.nodes > 1) == multi) {
+        where = SourceLocation{r.file, r.line, 1};
+        break;
+      }
+    const std::string scope = multi ? "multi-node" : "one-node";
+    char buf[240];
+    if (s.efficiency > kMaxEfficiency) {
+      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g, i.e. %.3gx the catalog's line rate of %s", scope.c_str(),
+                    s.efficiency, s.efficiency, prof.instance.c_str());
+      return Implausible{where, buf};
+    }
+    if (s.efficiency < kMinEfficiency) {
+      std::snprintf(buf, sizeof buf, "%s fit: efficiency %.3g of %s's line rate is implausibly low", scope.c_str(),
+                    s.efficiency, prof.instance.c_str());
+      return Implausible{where, buf};
+    }
+    if (std::abs(s.alpha_us) > kMaxAlphaUs) {
+      std::snprintf(buf, sizeof buf, "%s fit: latency alpha %.4g us is absurd (beyond +-%.0f us)", scope.c_str(), s.alpha_us,
+                    kMaxAlphaUs);
+      return Implausible{where, buf};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> plausible_instances(const std::vector<InstanceSpec>& instances, const std::vector<NcclLog>& logs,
+                                             const std::string& algorithm, const std::string& except)
+{
+  std::vector<std::string> out;
+  for (const InstanceSpec& other : instances) {
+    if (other.name == except) continue;
+    try {
+      if (!implausible(fit_profile(other, logs, algorithm))) out.push_back(other.name);
+    } catch (const UserError&) {
+      // the logs do not even have that instance's shape
+    }
+  }
+  return out;
 }
 
 }  // namespace ddpsim::calibrate

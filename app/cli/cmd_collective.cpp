@@ -3,7 +3,6 @@
 // all_reduce_perf so the prediction can be put next to a real log (app/output/collective_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "algorithms/registry.hpp"
