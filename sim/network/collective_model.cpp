@@ -220,7 +220,7 @@ void CollectiveModel::apply_profile(PricedCollective& p, Bytes bytes) const
   // A negative fitted alpha (NCCL's table above the machine's latency) never makes time negative.
   p.schedule.fixed_latency = max(Time{0}, p.schedule.fixed_latency + Time::from_us(extra_us));
   p.schedule.wire_factor /= efficiency;
-  if (const double scale = s.scale_at(topo_.nodes()); scale != 1) {  // an interval's draw (profile.hpp): the fixed latency and every byte alike
+  if (const double scale = s.scale_at(topo_.nodes(), bytes.n); scale != 1) {  // an interval's draw (profile.hpp): the fixed latency and every byte alike
     DDPSIM_CHECK(scale > 0, "profile time scale must be positive");
     p.schedule.fixed_latency = Time::from_seconds(p.schedule.fixed_latency.seconds() * scale);
     p.schedule.wire_factor *= scale;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include <optional>
 #include <string>
@@ -48,11 +49,17 @@ struct ScopeParams {
   // sim/study/model_error.hpp). 1 / 0: none.
   double drift = 1;
   int drift_from_nodes = 0;
-  // The whole factor on a collective over `nodes` nodes.
-  double scale_at(int nodes) const
+  // ... and below `below_bytes`, below_scale in place of time_scale: an interval's draw of the
+  // catalog price's error at the sizes a fitted profile left to the catalog's latency (knob
+  // `network_scale_below`; sim/study/model_error.hpp unfitted_latency_below). 0: none.
+  double below_scale = 0;
+  std::uint64_t below_bytes = 0;
+  // The whole factor on a collective of `bytes` over `nodes` nodes.
+  double scale_at(int nodes, std::uint64_t bytes) const
   {
-    if (drift == 1 || drift_from_nodes <= 0 || nodes <= drift_from_nodes) return time_scale;
-    return time_scale * std::pow(drift, std::log2(static_cast<double>(nodes) / drift_from_nodes));
+    const double base = below_scale > 0 && bytes < below_bytes ? below_scale : time_scale;
+    if (drift == 1 || drift_from_nodes <= 0 || nodes <= drift_from_nodes) return base;
+    return base * std::pow(drift, std::log2(static_cast<double>(nodes) / drift_from_nodes));
   }
 };
 

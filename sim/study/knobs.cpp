@@ -109,6 +109,9 @@ void apply(const std::string& name, ScenarioSpec& s, double v)
   } else if (name == "network_drift") {  // an interval's knob only, not fitted (sim/study/model_error.hpp)
     s.communication.profile.network.drift = v;
     s.communication.profile.network.drift_from_nodes = price_error_nodes(s.communication.profile);
+  } else if (name == "network_scale_below") {  // an interval's knob only (sim/study/model_error.hpp)
+    s.communication.profile.network.below_scale = v;
+    s.communication.profile.network.below_bytes = unfitted_latency_below(s.communication.profile);
   } else if (name == "network_latency") {
     s.cluster.instance.nic.latency = Time::from_seconds(v);
   } else if (name == "nvlink_latency") {

@@ -14,6 +14,8 @@
 //     several nodes (43 public multi-node rows, their efficiency against their own one-node row);
 //   - beyond the nodes a network band was measured on: every collective across nodes also
 //     x exp(N(0, (0.224 d)^2)), d doublings further (the p3dn and p4d series held at 2-8 nodes).
+//   - below the sizes a fitted profile measured, when it did not fit its latency: the catalog
+//     price's 0.510 in place of the profile's residual spread (twin.cpp; knob network_scale_below).
 #pragma once
 
 #include <cstdint>

@@ -39,11 +39,20 @@ void add_profile_spread(const Profile& prof, Uncertainty& u, std::vector<std::st
   notes.push_back("interval: every collective across nodes x exp(N(0, " + fmt("%.3f", s.ln_sd) + ")) from " +
                   std::to_string(s.rows) + (s.held_out ? " held-out" : " in-sample") +
                   " profile residuals" + (s.held_out ? " (each row predicted by the fit without it)" : ""));
-  if (const std::uint64_t below = unfitted_latency_below(prof); below > 0)
+  // Below the sizes it measured, a profile without a fitted latency prices with the catalog's: there
+  // the catalog price's error is drawn instead (knob network_scale_below; profile.hpp).
+  if (const std::uint64_t below = unfitted_latency_below(prof); below > 0) {
+    Dimension b;
+    b.knob = "network_scale_below";
+    b.source = kNetworkPriceSource;
+    b.center = d.center;
+    push_normal(u, b, network_price_ln_sd() * network_price_ln_sd());
     notes.push_back("interval: the profile's rows across nodes start at " + format_bytes(Bytes{below}) +
                     " (none below 1 MiB: its latency was not fitted); collectives below that size are priced with the "
-                    "catalog's latency, whose measured error (sd " + fmt("%.3f", network_price_ln_sd()) +
-                    ") this band does not carry; fit a log that starts at 8 B (nccl-tests -b 8)");
+                    "catalog's latency and draw the catalog price's measured error instead, x exp(N(0, " +
+                    fmt("%.3f", network_price_ln_sd()) + ")) (docs/validation.md \"The network price's own error\"); "
+                    "fit a log that starts at 8 B (nccl-tests -b 8)");
+  }
 }
 
 // Issue 19: a traced model's notes, and on another GPU than the trace's the scaling and its interval.

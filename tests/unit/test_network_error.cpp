@@ -203,8 +203,31 @@ TEST_CASE("a profile without a fitted latency hands the sizes below its rows to 
       if (n.find("its latency was not fitted") != std::string::npos) return true;
     return false;
   };
-  CHECK(says(predict(spec, RunOptions{}, 4)));
+  const ScenarioReport unfitted = predict(spec, RunOptions{}, 16);
+  CHECK(says(unfitted));
+
+  // Round 4 session 30: and there it draws that error (knob network_scale_below), in place of the
+  // profile's residual spread; collectives at the sizes the profile measured keep its own.
+  const double base = predict(spec, RunOptions{}, 0).results[0].comm_s;
+  ScenarioSpec twice = spec;
+  apply("network_scale_below", twice, 2.0);
+  CHECK(twice.communication.profile.network.below_bytes == 32u << 20);
+  const double ratio = predict(twice, RunOptions{}, 0).results[0].comm_s / base;
+  CHECK(ratio > 1.3);  // the 25 MB buckets double; the one holding the 62.5 MB embedding does not
+  CHECK(ratio < 2.0);
+  ScenarioSpec above = spec;
+  above.communication.profile.residuals[0].bytes = 8 << 20;  // the buckets lie above the rows' smallest size now
+  apply("network_scale_below", above, 2.0);
+  CHECK(above.communication.profile.network.below_bytes == 8u << 20);
+  CHECK(predict(above, RunOptions{}, 0).results[0].comm_s / base < 1.1);
+
   prof.residuals[0].bytes = 512 << 10;  // a row below 1 MiB: the latency was fitted
   CHECK(unfitted_latency_below(prof) == 0);
-  CHECK_FALSE(says(predict(spec, RunOptions{}, 4)));
+  const ScenarioReport fitted = predict(spec, RunOptions{}, 16);
+  CHECK_FALSE(says(fitted));
+  const auto width = [](const ScenarioReport& r) {
+    REQUIRE(r.results[0].step_band.set);
+    return r.results[0].step_band.p90 / r.results[0].step_band.p10;
+  };
+  CHECK(std::log(width(unfitted)) > 1.5 * std::log(width(fitted)));  // 0.510 against the two rows' 0.104
 }
