@@ -20,7 +20,7 @@ bool older_than_2_21(const std::string& version)
 
 std::string environment_lines(const std::vector<std::string>& lines)
 {
-  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner)");
+  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner|NCCL INFO \d+ coll channels)");
   std::string out;
   for (const std::string& l : lines)
     if (std::regex_search(l, re)) out += l + "\n";
@@ -64,6 +64,7 @@ LogChoice log_choice(const NcclLog& log)
   } else {
     said.push_back("no tuner named: assumed aws-ofi-nccl's (bundled in its net plugin, loaded by NCCL >= 2.21)");
   }
+  if (const auto n = log_channels(log)) said.push_back("NCCL INFO: " + std::to_string(*n) + " coll channels");
   c.why = "tuner " + std::string(to_string(c.tuner)) + ", algorithm " + c.algorithm + ", protocol " +
           (c.protocol ? std::string(to_string(*c.protocol)) : std::string("auto")) + " (";
   for (std::size_t i = 0; i < said.size(); ++i) c.why += (i ? "; " : "") + said[i];
@@ -91,6 +92,15 @@ std::optional<Bytes> log_buffsize(const NcclLog& log)
   }
 }
 
+std::optional<int> log_channels(const NcclLog& log)
+{
+  static const std::regex re(R"(NCCL INFO (\d{1,3}) coll channels)");
+  std::smatch m;
+  if (!std::regex_search(log.environment, m, re)) return std::nullopt;
+  const int n = std::stoi(m[1].str());
+  return n >= 1 && n <= 64 ? std::optional<int>(n) : std::nullopt;  // NCCL's MAXCHANNELS is 64 (32 before 2.12)
+}
+
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
 {
   InstanceSpec spec = instance;
@@ -98,9 +108,11 @@ InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
     SoftwareSpec sw;  // that release with the plugin of its era
     sw.nccl = v;
     sw.nccl_buffsize = spec.nccl_buffsize;
+    sw.nccl_channels = spec.nccl_channels;
     apply_nccl_software(spec, sw);
   }
   if (const auto b = log_buffsize(log)) spec.nccl_buffsize = *b;
+  if (const auto n = log_channels(log)) spec.nccl_channels = *n;
   return spec;
 }
 

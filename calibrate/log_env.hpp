@@ -38,10 +38,16 @@ std::optional<std::string> buffsize_setting(const std::string& line);
 // "NCCL_BUFFSIZE set by environment to N"), or nullopt.
 std::optional<Bytes> log_buffsize(const NcclLog& log);
 
+// The channels NCCL says it ran ("NCCL INFO N coll channels", printed per rank at init with
+// NCCL_DEBUG=INFO; src/init.cc), or nullopt. Across nodes they replace the modelled one per NIC
+// (sim/network/collective_model.hpp nccl_channels).
+std::optional<int> log_channels(const NcclLog& log);
+
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
 // (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
-// otherwise the catalog's stack; and the NCCL_BUFFSIZE its environment sets (log_buffsize).
+// otherwise the catalog's stack; the NCCL_BUFFSIZE its environment sets (log_buffsize); and the
+// channels NCCL says it ran (log_channels).
 // Used by `calibrate fit` and `expect --check`.
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 

@@ -147,6 +147,9 @@ struct InstanceSpec {
   // buffer per channel and peer, NCCL_STEPS = 8 steps of it; a tree forwards one step at a time
   // (sim/network/collective_model.cpp, the chunk fill).
   Bytes nccl_buffsize{kNcclDefaultBuffsize};
+  // The channels NCCL runs across nodes, where a scenario states them (`software.nccl_channels`,
+  // set by apply_transport); 0: as modelled, one per NIC (sim/network/collective_model.hpp).
+  int nccl_channels = 0;
 
   double price_usd_per_hour = 0;  // on-demand, us-east-1
   std::string price_source;

@@ -122,6 +122,7 @@ void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw)
   spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, spec.nic, sw);
   spec.nccl_net_flush = nccl_flushes(spec, sw);
   spec.nccl_buffsize = sw.nccl_buffsize;
+  spec.nccl_channels = sw.nccl_channels;
   spec.nccl_net_tuner = !uses_sockets(spec.nic, sw) && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiRegionTuner;
 }
 

@@ -31,6 +31,9 @@ struct SoftwareSpec {
   int min_nrings = 0;
   // NCCL_BUFFSIZE (scenario key software.nccl_buffsize; a log's NCCL_BUFFSIZE=... line).
   Bytes nccl_buffsize{kNcclDefaultBuffsize};
+  // The channels NCCL runs across nodes, as its INFO log says ("N coll channels"; forced by
+  // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = N). 0: unstated (one per NIC, as modelled).
+  int nccl_channels = 0;
 };
 
 // NCCL_BUFFSIZE values ddpsim accepts, from a scenario, the command line or a log: 64 KiB to 1 GiB

@@ -167,6 +167,13 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
                    opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
     }
+    // A log whose NCCL INFO lines say how many channels it ran (across nodes, collective_model.hpp).
+    const bool names_channels = (',' + opt_.software).find(",nccl_channels=") != std::string::npos;
+    if (const auto n = log ? calibrate::log_channels(*log) : std::nullopt; n && !names_channels) {
+      transport.software.nccl_channels = *n;
+      std::fprintf(stderr, "ddpsim: note: %s says NCCL ran %d coll channels: priced with them across nodes (--software nccl_channels=... to override)\n",
+                   opt_.compare.c_str(), *n);
+    }
     if (const std::string note = as_of_note(transport, /*horovod=*/false); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)
       std::fprintf(stderr,
@@ -174,7 +181,8 @@ class CollectiveCommand final : public Command {
                    "NCCL host calls (docs/calibration.md)\n",
                    opt_.compare.c_str(), log->gpus_per_thread, log->gpus_per_thread, log->gpus_per_thread,
                    calibrate::kNcclHostCallUs);
-    if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize)
+    if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize ||
+        transport.software.nccl_channels != spec.nccl_channels)
       apply_transport(spec, transport);
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)

@@ -40,6 +40,7 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_nsocks_perthread", false, 1, 64)) t.software.nsocks_perthread = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
+  if (auto v = r.integer(n, "software", "nccl_channels", false, 1, 64)) t.software.nccl_channels = static_cast<int>(*v);
   if (auto v = r.bytes(n, "software", "nccl_buffsize", false)) {
     if (!nccl_buffsize_ok(*v))
       r.error(n["nccl_buffsize"], "software.nccl_buffsize", std::string("out of range ") + kNcclBuffsizeRange + " (NCCL_BUFFSIZE, bytes)");
@@ -130,7 +131,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
     } else if (key == "placement_group" || key == "pod_network") {
       if (value != "true" && value != "false") bad("true or false");
       (key == "placement_group" ? t.placement_group : t.pod_network) = value == "true";
-    } else if (key == "nccl_socket_nthreads" || key == "nccl_nsocks_perthread" || key == "nccl_min_nrings") {
+    } else if (key == "nccl_socket_nthreads" || key == "nccl_nsocks_perthread" || key == "nccl_min_nrings" || key == "nccl_channels") {
       int v = 0;
       try {
         v = std::stoi(value);
@@ -140,6 +141,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       if (v < 1 || v > 64) bad("out of range 1..64");
       (key == "nccl_socket_nthreads" ? t.software.socket_nthreads
        : key == "nccl_min_nrings"    ? t.software.min_nrings
+       : key == "nccl_channels"      ? t.software.nccl_channels
                                      : t.software.nsocks_perthread) = v;
     } else if (key == "nccl_buffsize") {
       Bytes b;
@@ -152,7 +154,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       t.software.nccl_buffsize = b;
     } else {
       bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
-          "nccl_buffsize)");
+          "nccl_channels, nccl_buffsize)");
     }
   }
   if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl or aws_ofi_nccl wins wherever it stands

@@ -28,7 +28,11 @@ std::string nccl_lacks(const std::string& release, const std::string& what, cons
 
 bool nccl_runs(algo::Protocol p, const Topology& topo) { return algo::nccl_since(p) <= topo.instance().nccl; }
 
-int nccl_channels(const Topology& topo) { return topo.nodes() > 1 ? topo.instance().nic.count : 1; }
+int nccl_channels(const Topology& topo)
+{
+  if (topo.nodes() <= 1) return 1;
+  return topo.instance().nccl_channels > 0 ? topo.instance().nccl_channels : topo.instance().nic.count;
+}
 
 double profile_time_us(const CostTerms& terms, const ScopeParams& scope, Bytes bytes)
 {

@@ -43,6 +43,9 @@ std::vector<const algo::Algorithm*> nccl_candidates(const Topology& topo, algo::
 // NCCL's channel count as modelled: one ring per NIC across nodes (every NIC carries traffic;
 // aws-ofi-nccl asks for at least 8 channels on a 4-NIC p4d, i.e. >= 2 per NIC), one inside a node
 // (rotated rings on one node reuse the same GPU pairs, so more channels add no bandwidth here).
+// Across nodes a stated count (`software.nccl_channels`, what NCCL's log says it ran) replaces
+// it: channel c's ring is rotated by c x GPUs / channels, so a count the NICs do not divide
+// loads some NICs with more channels than others (6 on p4d's 4 NICs: 2, 1, 2, 1).
 int nccl_channels(const Topology& topo);
 
 // True when the NCCL release the nodes run (InstanceSpec::nccl, scenario `software.nccl`) has the

@@ -215,6 +215,21 @@ assert inside >= 28, inside' && say ok "a profile fitted from 32 MiB carries the
   say fail "case A band below the fitted sizes"
 check explain_compare 2 "excludes" "$ddpsim" collective --instance p5.48xlarge --nodes 2 --explain --compare "$g8"
 
+# Round 4 session 30: a log whose NCCL INFO lines say it ran 6 channels (p4de's 4 NICs cannot carry
+# them evenly) is priced with them across nodes: the 2 GB row a third slower, and a note says so.
+{ head -9 "$data/p4de_2node_16gpu_allreduce_awsome.txt"
+  echo 'ip-10-1-2-3:416481:416522 [3] NCCL INFO 6 coll channels, 8 p2p channels, 2 p2p channels per peer'
+  tail -n +10 "$data/p4de_2node_16gpu_allreduce_awsome.txt"; } >"$tmp/p4de_6ch.txt"
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$data/p4de_2node_16gpu_allreduce_awsome.txt" \
+  --format csv 2>/dev/null | tail -1 | cut -d, -f1,2 >"$tmp/ch_base.txt"
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$tmp/p4de_6ch.txt" --format csv \
+  2>"$tmp/ch6.err" | tail -1 | cut -d, -f1,2 >"$tmp/ch_6.txt"
+grep -q "says NCCL ran 6 coll channels" "$tmp/ch6.err" &&
+  python3 -c 'import sys; a = open(sys.argv[1]).read().split(","); b = open(sys.argv[2]).read().split(",")
+sys.exit(not (a[0] == b[0] and 1.25 < float(b[1]) / float(a[1]) < 1.42))' "$tmp/ch_base.txt" "$tmp/ch_6.txt" &&
+  say ok "a log's 6 coll channels on 4 NICs: its largest row priced a third slower, and said so" ||
+  say fail "log channels: $(cat "$tmp/ch_base.txt" "$tmp/ch_6.txt" "$tmp/ch6.err")"
+
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
 head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"

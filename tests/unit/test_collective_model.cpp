@@ -8,6 +8,9 @@
 #include "support.hpp"
 
 #include "algorithms/registry.hpp"
+#include "app/input/scenario_loader.hpp"
+#include "app/input/transport_loader.hpp"
+#include "topology/transport.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/collective_model.hpp"
 #include "sim/study/scenario.hpp"
@@ -251,4 +254,39 @@ TEST_CASE("aws-ofi-nccl's NCCL_PROTO=simple: NCCL runs Simple only, unless the u
   gloo.algorithm = "ring";
   gloo.nccl = false;
   CHECK_FALSE(CollectiveModel(topo, gloo).price(algo::CollectiveOp::all_reduce, Bytes{8}).protocol.has_value());
+}
+
+// Round 4 session 30: the channels NCCL ran, where a log says so ("N coll channels"), replace the
+// modelled one per NIC across nodes; a count the NICs do not divide loads some NICs with more
+// channels than others (p4d: 6 channels on 4 NICs, 2 on the busiest, a third more time than 4 or 8).
+TEST_CASE("a stated NCCL channel count prices the NICs it loads unevenly, and one the NICs divide changes nothing")
+{
+  const auto ring_us = [](int nodes, const std::string& software) {
+    InstanceSpec inst = test::instance("p4d.24xlarge");
+    apply_transport(inst, app::parse_transport_option("--software", software));
+    const Topology topo(inst, nodes, inst.gpus);
+    CollectiveOptions o;
+    o.algorithm = "ring";
+    o.protocol = algo::Protocol::simple;
+    const CollectiveModel model(topo, o);
+    CHECK(model.price(algo::CollectiveOp::all_reduce, Bytes{1 << 30}).channels == nccl_channels(topo));
+    const auto net = make_backend(EngineKind::analytical, topo);
+    return time_alone_us(model.price(algo::CollectiveOp::all_reduce, Bytes{1 << 30}), *net);
+  };
+  const double modelled = ring_us(4, "nccl=2.13.4");
+  CHECK(ring_us(4, "nccl=2.13.4,nccl_channels=4") == Approx(modelled));
+  CHECK(ring_us(4, "nccl=2.13.4,nccl_channels=8") == Approx(modelled).epsilon(0.01));
+  CHECK(ring_us(4, "nccl=2.13.4,nccl_channels=6") / modelled == Approx(4.0 / 3).epsilon(0.02));
+  CHECK(ring_us(1, "nccl=2.13.4,nccl_channels=6") == Approx(ring_us(1, "nccl=2.13.4")));  // one node: NVLink rings as before
+
+  // The key, in a scenario and on the command line, is checked like its neighbours.
+  CHECK(app::parse_transport_option("--software", "nccl_channels=6").software.nccl_channels == 6);
+  CHECK_THROWS_WITH(app::parse_transport_option("--software", "nccl_channels=0"), Catch::Contains("nccl_channels"));
+  CHECK_THROWS_WITH(app::parse_transport_option("--software", "nccl_channels=six"), Catch::Contains("not an integer"));
+  const std::string base = "name: t\ncluster: {instance: p4d.24xlarge, nodes: 4}\nmodel: {preset: resnet50}\n"
+                           "training: {framework: pytorch-ddp, batch_per_gpu: 32, steps: 10}\n";
+  CHECK(app::parse_scenario("s.yaml", base + "software: {nccl_channels: 6}\n", test::catalog()).cluster.instance.nccl_channels == 6);
+  CHECK(app::parse_scenario("s.yaml", base, test::catalog()).cluster.instance.nccl_channels == 0);
+  CHECK_THROWS_WITH(app::parse_scenario("s.yaml", base + "software: {nccl_channels: 65}\n", test::catalog()),
+                    Catch::Contains("software.nccl_channels"));
 }

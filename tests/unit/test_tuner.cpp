@@ -219,3 +219,27 @@ TEST_CASE("model error: the leave-one-out errors of a job fit, as an ln-space sd
   CHECK(calibrate::loo_model_error(fit, rows) == 0);
   CHECK(rows == 0);
 }
+
+// Round 4 session 30: NCCL prints the channels it runs at init ("N coll channels", per rank, with
+// NCCL_DEBUG=INFO); `calibrate fit`, `expect --check` and `collective --compare` price a log with
+// them across nodes, and the fit records that it read them.
+TEST_CASE("a log's NCCL INFO channel count is read, kept through its NCCL banner, and named in the fit's choice")
+{
+  const std::vector<std::string> lines{
+      "ip-10-216-178-255:416481:416522 [3] NCCL INFO threadThresholds 8/8/64 | 256/8/64 | 8/8/512",
+      "ip-10-216-178-255:416481:416522 [3] NCCL INFO 6 coll channels, 8 p2p channels, 2 p2p channels per peer",
+      "h:1:2 [0] NCCL INFO 32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer"};
+  calibrate::NcclLog log;
+  log.environment = calibrate::environment_lines(lines);
+  CHECK(log.environment.find("threadThresholds") == std::string::npos);
+  REQUIRE(calibrate::log_channels(log));
+  CHECK(*calibrate::log_channels(log) == 6);  // the first a rank prints
+  log.nccl_version = "2.13.4";                // a banner: the release's stack, the channels kept
+  CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 6);
+  CHECK(calibrate::log_choice(log).why.find("6 coll channels") != std::string::npos);
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO 32 coll channels, 0 nvls channels"});
+  CHECK(*calibrate::log_channels(log) == 32);
+  log.environment = "NCCL_PROTO=simple\n";
+  CHECK_FALSE(calibrate::log_channels(log));
+  CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 0);
+}
