@@ -121,10 +121,12 @@ double bus_per_alg(const algo::Algorithm& a, algo::CollectiveOp op, int ranks)
 }
 }  // namespace
 
-// The channels NCCL's per-channel ceilings count: the CTAs it launches on this GPU where the
-// catalog knows them, else the model's channels.
+// The channels NCCL's per-channel ceilings count: across nodes those the log says NCCL ran where
+// stated (software.nccl_channels: NCCL's own nChannels), else the CTAs it launches on this GPU
+// where the catalog knows them, else the model's channels.
 int CollectiveModel::nccl_model_channels() const
 {
+  if (topo_.nodes() > 1 && topo_.instance().nccl_channels > 0) return channels_;
   const int ctas = topo_.instance().gpu.nccl_ctas;
   return ctas > 0 ? ctas : channels_;
 }
