@@ -20,7 +20,7 @@ bool older_than_2_21(const std::string& version)
 
 std::string environment_lines(const std::vector<std::string>& lines)
 {
-  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner|NCCL INFO \d+ coll channels)");
+  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner|NCCL INFO \d+ coll channels|NCCL INFO Using network |via NET/)");
   std::string out;
   for (const std::string& l : lines)
     if (std::regex_search(l, re)) out += l + "\n";
@@ -65,6 +65,7 @@ LogChoice log_choice(const NcclLog& log)
     said.push_back("no tuner named: assumed aws-ofi-nccl's (bundled in its net plugin, loaded by NCCL >= 2.21)");
   }
   if (const auto n = log_channels(log)) said.push_back("NCCL INFO: " + std::to_string(*n) + " coll channels");
+  if (log_ran_sockets(log)) said.push_back("NCCL INFO: network Socket (NCCL's socket transport, no EFA plugin)");
   c.why = "tuner " + std::string(to_string(c.tuner)) + ", algorithm " + c.algorithm + ", protocol " +
           (c.protocol ? std::string(to_string(*c.protocol)) : std::string("auto")) + " (";
   for (std::size_t i = 0; i < said.size(); ++i) c.why += (i ? "; " : "") + said[i];
@@ -101,6 +102,13 @@ std::optional<int> log_channels(const NcclLog& log)
   return n >= 1 && n <= 64 ? std::optional<int>(n) : std::nullopt;  // NCCL's MAXCHANNELS is 64 (32 before 2.12)
 }
 
+bool log_ran_sockets(const NcclLog& log)
+{
+  static const std::regex socket(R"(NCCL INFO Using network Socket|via NET/Socket/)"),
+      plugin(R"(NCCL INFO Using network (AWS )?Libfabric|via NET/(AWS )?Libfabric/|via NET/IB/)");
+  return std::regex_search(log.environment, socket) && !std::regex_search(log.environment, plugin);
+}
+
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
 {
   InstanceSpec spec = instance;
@@ -113,6 +121,14 @@ InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
   }
   if (const auto b = log_buffsize(log)) spec.nccl_buffsize = *b;
   if (const auto n = log_channels(log)) spec.nccl_channels = *n;
+  if (log_ran_sockets(log) && spec.nic.kind == "efa" && !spec.nic.nccl_sockets_on_efa) {
+    TransportSpec t;  // NCCL without the EFA plugin: its socket transport over the ENA
+    t.software.nccl = spec.nccl;
+    t.software.nccl_buffsize = spec.nccl_buffsize;
+    t.software.nccl_channels = spec.nccl_channels;
+    t.software.aws_ofi_nccl = "none";
+    apply_transport(spec, t);
+  }
   return spec;
 }
 

@@ -43,11 +43,18 @@ std::optional<Bytes> log_buffsize(const NcclLog& log);
 // (sim/network/collective_model.hpp nccl_channels).
 std::optional<int> log_channels(const NcclLog& log);
 
+// True when NCCL's INFO lines say it moved the bytes between nodes over its socket transport
+// ("Using network Socket", or connections "via NET/Socket/"; src/init.cc, src/transport/net.cc)
+// and never over a net plugin (AWS Libfabric) or InfiniBand: on an EFA instance, EFA unused (no
+// aws-ofi-nccl found, e.g. after a NCCL upgrade; aws/aws-ofi-nccl #67).
+bool log_ran_sockets(const NcclLog& log);
+
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
 // (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
 // otherwise the catalog's stack; the NCCL_BUFFSIZE its environment sets (log_buffsize); and the
-// channels NCCL says it ran (log_channels).
+// channels NCCL says it ran (log_channels); on an EFA instance whose log ran sockets
+// (log_ran_sockets), NCCL's socket transport over the ENA (topology/transport.hpp).
 // Used by `calibrate fit` and `expect --check`.
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 

@@ -174,6 +174,14 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s says NCCL ran %d coll channels: priced with them across nodes (--software nccl_channels=... to override)\n",
                    opt_.compare.c_str(), *n);
     }
+    // A log whose NCCL INFO lines say it ran the socket transport on an EFA instance did not use EFA.
+    if (log && calibrate::log_ran_sockets(*log) && spec.nic.kind == "efa" && !transport.aws_ofi_nccl_stated) {
+      transport.software.aws_ofi_nccl = "none";
+      std::fprintf(stderr,
+                   "ddpsim: note: %s ran NCCL's socket transport (NCCL INFO: network Socket), not EFA: priced so "
+                   "(--software aws_ofi_nccl=... to override); aws-ofi-nccl was not found or not loaded\n",
+                   opt_.compare.c_str());
+    }
     if (const std::string note = as_of_note(transport, /*horovod=*/false); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)
       std::fprintf(stderr,
@@ -182,7 +190,7 @@ class CollectiveCommand final : public Command {
                    opt_.compare.c_str(), log->gpus_per_thread, log->gpus_per_thread, log->gpus_per_thread,
                    calibrate::kNcclHostCallUs);
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize ||
-        transport.software.nccl_channels != spec.nccl_channels)
+        transport.software.nccl_channels != spec.nccl_channels || transport.software.aws_ofi_nccl == "none")
       apply_transport(spec, transport);
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)

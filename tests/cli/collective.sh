@@ -230,6 +230,19 @@ sys.exit(not (a[0] == b[0] and 1.25 < float(b[1]) / float(a[1]) < 1.42))' "$tmp/
   say ok "a log's 6 coll channels on 4 NICs: its largest row priced a third slower, and said so" ||
   say fail "log channels: $(cat "$tmp/ch_base.txt" "$tmp/ch_6.txt" "$tmp/ch6.err")"
 
+# Round 4 session 30: a log whose NCCL INFO lines say it ran the socket transport on p4de (EFA not
+# used) is priced over sockets: slower, and a note says so.
+{ head -9 "$data/p4de_2node_16gpu_allreduce_awsome.txt"
+  echo 'ip-10-1-2-3:416481:416522 [3] NCCL INFO Using network Socket'
+  tail -n +10 "$data/p4de_2node_16gpu_allreduce_awsome.txt"; } >"$tmp/p4de_sock.txt"
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$tmp/p4de_sock.txt" --format csv \
+  2>"$tmp/sock.err" | tail -1 | cut -d, -f1,2 >"$tmp/ch_sock.txt"
+grep -q "ran NCCL's socket transport" "$tmp/sock.err" &&
+  python3 -c 'import sys; a = open(sys.argv[1]).read().split(","); b = open(sys.argv[2]).read().split(",")
+sys.exit(not (a[0] == b[0] and float(b[1]) > 1.1 * float(a[1])))' "$tmp/ch_base.txt" "$tmp/ch_sock.txt" &&
+  say ok "a log that ran NCCL's sockets on an EFA instance is priced over sockets, and said so" ||
+  say fail "log sockets: $(cat "$tmp/ch_base.txt" "$tmp/ch_sock.txt" "$tmp/sock.err")"
+
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
 head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"

@@ -259,7 +259,7 @@ TEST_CASE("aws-ofi-nccl's NCCL_PROTO=simple: NCCL runs Simple only, unless the u
 // Round 4 session 30: the channels NCCL ran, where a log says so ("N coll channels"), replace the
 // modelled one per NIC across nodes; a count the NICs do not divide loads some NICs with more
 // channels than others (p4d: 6 channels on 4 NICs, 2 on the busiest, a third more time than 4 or 8).
-TEST_CASE("a stated NCCL channel count prices the NICs it loads unevenly, and one the NICs divide changes nothing")
+TEST_CASE("a stated NCCL channel count prices the NICs it loads unevenly and one the NICs divide changes nothing")
 {
   const auto ring_us = [](int nodes, const std::string& software) {
     InstanceSpec inst = test::instance("p4d.24xlarge");

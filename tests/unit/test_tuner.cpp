@@ -243,3 +243,28 @@ TEST_CASE("a log's NCCL INFO channel count is read, kept through its NCCL banner
   CHECK_FALSE(calibrate::log_channels(log));
   CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 0);
 }
+
+// Round 4 session 30: a log whose NCCL connected the nodes over its socket transport did not use
+// EFA (no aws-ofi-nccl found or loaded, aws/aws-ofi-nccl #67): the fit prices it so, and says so.
+TEST_CASE("a log that ran NCCL's socket transport on an EFA instance is priced over sockets and a plugin log is not")
+{
+  calibrate::NcclLog log;
+  log.environment = calibrate::environment_lines(
+      {"ip-10-3-35-83:362:420 [0] NCCL INFO Channel 00 : 15[a01c0] -> 0[101c0] [receive] via NET/Socket/0", "x"});
+  CHECK(calibrate::log_ran_sockets(log));
+  const InstanceSpec p4d = test::instance("p4d.24xlarge");
+  REQUIRE(p4d.nic.gpudirect);
+  const InstanceSpec ran = calibrate::as_run(p4d, log);
+  CHECK(ran.nic.nccl_sockets_on_efa);
+  CHECK_FALSE(ran.nic.gpudirect);  // through host memory, as NCCL's sockets go
+  CHECK(calibrate::log_choice(log).why.find("network Socket") != std::string::npos);
+  log.nccl_version = "2.10.3";  // a banner too: still sockets
+  CHECK(calibrate::as_run(p4d, log).nic.nccl_sockets_on_efa);
+
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO Using network AWS Libfabric",
+                                                  "h:1:2 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA"});
+  CHECK_FALSE(calibrate::log_ran_sockets(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>"});  // bootstrap only
+  CHECK_FALSE(calibrate::log_ran_sockets(log));
+}
