@@ -66,6 +66,7 @@ LogChoice log_choice(const NcclLog& log)
   }
   if (const auto n = log_channels(log)) said.push_back("NCCL INFO: " + std::to_string(*n) + " coll channels");
   if (log_ran_sockets(log)) said.push_back("NCCL INFO: network Socket (NCCL's socket transport, no EFA plugin)");
+  if (log_gpudirect(log) == false) said.push_back("NCCL INFO: connections without /GDRDMA (no GPUDirect RDMA: host-staged)");
   c.why = "tuner " + std::string(to_string(c.tuner)) + ", algorithm " + c.algorithm + ", protocol " +
           (c.protocol ? std::string(to_string(*c.protocol)) : std::string("auto")) + " (";
   for (std::size_t i = 0; i < said.size(); ++i) c.why += (i ? "; " : "") + said[i];
@@ -102,6 +103,13 @@ std::optional<int> log_channels(const NcclLog& log)
   return n >= 1 && n <= 64 ? std::optional<int>(n) : std::nullopt;  // NCCL's MAXCHANNELS is 64 (32 before 2.12)
 }
 
+std::optional<bool> log_gpudirect(const NcclLog& log)
+{
+  static const std::regex plugin(R"(via NET/(AWS )?Libfabric/\d+)"), gdr(R"(via NET/(AWS )?Libfabric/\d+/GDRDMA)");
+  if (!std::regex_search(log.environment, plugin)) return std::nullopt;
+  return std::regex_search(log.environment, gdr);
+}
+
 bool log_ran_sockets(const NcclLog& log)
 {
   static const std::regex socket(R"(NCCL INFO Using network Socket|via NET/Socket/)"),
@@ -129,6 +137,7 @@ InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
     t.software.aws_ofi_nccl = "none";
     apply_transport(spec, t);
   }
+  if (log_gpudirect(log) == false) spec.nic.gpudirect = false;  // EFA through host memory (topology/routing.cpp)
   return spec;
 }
 

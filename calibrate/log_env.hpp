@@ -49,12 +49,20 @@ std::optional<int> log_channels(const NcclLog& log);
 // aws-ofi-nccl found, e.g. after a NCCL upgrade; aws/aws-ofi-nccl #67).
 bool log_ran_sockets(const NcclLog& log);
 
+// Whether NCCL's connections over the EFA plugin used GPUDirect RDMA: NCCL prints each network
+// connection "via NET/<plugin>/<dev>", with "/GDRDMA" appended where GPU memory is registered with
+// the NIC (src/transport/net.cc). nullopt: no such lines. false on a GPUDirect instance (p4d, p5)
+// means the run staged through host memory (FI_EFA_USE_DEVICE_RDMA unset on an older libfabric,
+// or a plugin without GDR support).
+std::optional<bool> log_gpudirect(const NcclLog& log);
+
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
 // (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
 // otherwise the catalog's stack; the NCCL_BUFFSIZE its environment sets (log_buffsize); and the
 // channels NCCL says it ran (log_channels); on an EFA instance whose log ran sockets
-// (log_ran_sockets), NCCL's socket transport over the ENA (topology/transport.hpp).
+// (log_ran_sockets), NCCL's socket transport over the ENA (topology/transport.hpp); whose
+// connections lack GPUDirect RDMA (log_gpudirect), host-staged routes.
 // Used by `calibrate fit` and `expect --check`.
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 

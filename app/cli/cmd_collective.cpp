@@ -192,6 +192,13 @@ class CollectiveCommand final : public Command {
     if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize ||
         transport.software.nccl_channels != spec.nccl_channels || transport.software.aws_ofi_nccl == "none")
       apply_transport(spec, transport);
+    if (log && calibrate::log_gpudirect(*log) == false && spec.nic.gpudirect) {
+      spec.nic.gpudirect = false;
+      std::fprintf(stderr,
+                   "ddpsim: note: %s's NCCL connections lack /GDRDMA: EFA ran without GPUDirect RDMA, priced through host "
+                   "memory (FI_EFA_USE_DEVICE_RDMA, docs/calibration.md)\n",
+                   opt_.compare.c_str());
+    }
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());

@@ -243,6 +243,19 @@ sys.exit(not (a[0] == b[0] and float(b[1]) > 1.1 * float(a[1])))' "$tmp/ch_base.
   say ok "a log that ran NCCL's sockets on an EFA instance is priced over sockets, and said so" ||
   say fail "log sockets: $(cat "$tmp/ch_base.txt" "$tmp/ch_sock.txt" "$tmp/sock.err")"
 
+# ... and one whose EFA connections lack /GDRDMA staged through host memory: slower (p4de's PCIe Gen4
+# uplinks carry the staging nearly at the NICs' rate: +2.6 % at 2 GB), and said so.
+{ head -9 "$data/p4de_2node_16gpu_allreduce_awsome.txt"
+  echo 'ip-10-1-2-3:416481:416522 [7] NCCL INFO Channel 00 : 7[a01c0] -> 8[101c0] [send] via NET/AWS Libfabric/3'
+  tail -n +10 "$data/p4de_2node_16gpu_allreduce_awsome.txt"; } >"$tmp/p4de_nogdr.txt"
+"$ddpsim" collective --instance p4de.24xlarge --nodes 2 --profile none --compare "$tmp/p4de_nogdr.txt" --format csv \
+  2>"$tmp/nogdr.err" | tail -1 | cut -d, -f1,2 >"$tmp/ch_nogdr.txt"
+grep -q "lack /GDRDMA" "$tmp/nogdr.err" &&
+  python3 -c 'import sys; a = open(sys.argv[1]).read().split(","); b = open(sys.argv[2]).read().split(",")
+sys.exit(not (a[0] == b[0] and float(b[1]) > 1.01 * float(a[1])))' "$tmp/ch_base.txt" "$tmp/ch_nogdr.txt" &&
+  say ok "a log whose EFA connections lack GDRDMA is priced through host memory, and said so" ||
+  say fail "log without GDRDMA: $(cat "$tmp/ch_base.txt" "$tmp/ch_nogdr.txt" "$tmp/nogdr.err")"
+
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
 head -20 "$data/p5_1node_8gpu_allreduce_awsbatch.txt" >"$tmp/trunc.txt"

@@ -268,3 +268,22 @@ TEST_CASE("a log that ran NCCL's socket transport on an EFA instance is priced o
   log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>"});  // bootstrap only
   CHECK_FALSE(calibrate::log_ran_sockets(log));
 }
+
+// Round 4 session 30: NCCL appends /GDRDMA to a network connection that registers GPU memory with
+// the NIC; a GPUDirect instance's log whose plugin connections lack it staged through host memory.
+TEST_CASE("a log whose EFA connections lack GDRDMA is priced host-staged and one with it keeps GPUDirect")
+{
+  calibrate::NcclLog log;
+  const InstanceSpec p4d = test::instance("p4d.24xlarge");
+  log.environment = calibrate::environment_lines({"h:1:2 [7] NCCL INFO Channel 00 : 7[a01c0] -> 8[101c0] [send] via NET/AWS Libfabric/3"});
+  REQUIRE(calibrate::log_gpudirect(log));
+  CHECK_FALSE(*calibrate::log_gpudirect(log));
+  CHECK_FALSE(calibrate::as_run(p4d, log).nic.gpudirect);
+  CHECK(calibrate::log_choice(log).why.find("without /GDRDMA") != std::string::npos);
+  log.environment += "h:1:2 [0] NCCL INFO Channel 00 : 15[a01c0] -> 0[101c0] [receive] via NET/AWS Libfabric/0/GDRDMA\n";
+  CHECK(*calibrate::log_gpudirect(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+  log.environment = "NCCL_PROTO=simple\n";  // nothing said: the catalog's
+  CHECK_FALSE(calibrate::log_gpudirect(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+}
