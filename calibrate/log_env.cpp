@@ -117,27 +117,49 @@ bool log_ran_sockets(const NcclLog& log)
   return std::regex_search(log.environment, socket) && !std::regex_search(log.environment, plugin);
 }
 
+LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t, const std::string& stated_keys)
+{
+  LogSoftware out;
+  const auto names = [&](const char* key) { return (',' + stated_keys).find(',' + std::string(key) + '=') != std::string::npos; };
+  const auto take = [&](std::string note) {
+    out.notes.push_back(log.file + " " + std::move(note));
+    out.changed = true;
+  };
+  if (Version v; !t.nccl_stated && parse_version(log.nccl_version, v)) {
+    t.software.nccl = v;
+    t.nccl_stated = true;  // by the log: software.as_of no longer decides it
+    take("ran NCCL " + log.nccl_version + ": priced with what that release runs (--software nccl=... to override)");
+  }
+  if (const auto b = log_buffsize(log); b && !names("nccl_buffsize")) {
+    t.software.nccl_buffsize = *b;
+    take("sets NCCL_BUFFSIZE=" + std::to_string(b->n) + ": priced with it (--software nccl_buffsize=... to override)");
+  }
+  if (const auto n = log_channels(log); n && !names("nccl_channels")) {
+    t.software.nccl_channels = *n;
+    take("says NCCL ran " + std::to_string(*n) +
+         " coll channels: priced with them across nodes (--software nccl_channels=... to override)");
+  }
+  if (log_ran_sockets(log) && nic.kind == "efa" && !t.aws_ofi_nccl_stated) {
+    t.software.aws_ofi_nccl = "none";
+    take("ran NCCL's socket transport (NCCL INFO: network Socket), not EFA: priced so (--software aws_ofi_nccl=... to "
+         "override); aws-ofi-nccl was not found or not loaded");
+  }
+  if (log_gpudirect(log) == false && nic.gpudirect) {
+    out.host_staged = true;
+    take("connections lack /GDRDMA: EFA ran without GPUDirect RDMA, priced through host memory (FI_EFA_USE_DEVICE_RDMA, "
+         "docs/calibration.md)");
+  }
+  return out;
+}
+
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log)
 {
+  TransportSpec t;  // the catalog's stack (apply_transport with nothing stated), plus what the log says
+  const LogSoftware taken = take_log_software(log, instance.nic, t);
+  if (!taken.changed) return instance;
   InstanceSpec spec = instance;
-  if (Version v; parse_version(log.nccl_version, v)) {
-    SoftwareSpec sw;  // that release with the plugin of its era
-    sw.nccl = v;
-    sw.nccl_buffsize = spec.nccl_buffsize;
-    sw.nccl_channels = spec.nccl_channels;
-    apply_nccl_software(spec, sw);
-  }
-  if (const auto b = log_buffsize(log)) spec.nccl_buffsize = *b;
-  if (const auto n = log_channels(log)) spec.nccl_channels = *n;
-  if (log_ran_sockets(log) && spec.nic.kind == "efa" && !spec.nic.nccl_sockets_on_efa) {
-    TransportSpec t;  // NCCL without the EFA plugin: its socket transport over the ENA
-    t.software.nccl = spec.nccl;
-    t.software.nccl_buffsize = spec.nccl_buffsize;
-    t.software.nccl_channels = spec.nccl_channels;
-    t.software.aws_ofi_nccl = "none";
-    apply_transport(spec, t);
-  }
-  if (log_gpudirect(log) == false) spec.nic.gpudirect = false;  // EFA through host memory (topology/routing.cpp)
+  apply_transport(spec, t);
+  if (taken.host_staged) spec.nic.gpudirect = false;  // EFA through host memory (topology/routing.cpp)
   return spec;
 }
 

@@ -11,6 +11,7 @@
 #include "algorithms/aws_ofi_tuner.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "topology/instance.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::calibrate {
 
@@ -56,6 +57,18 @@ bool log_ran_sockets(const NcclLog& log);
 // or a plugin without GDR support).
 std::optional<bool> log_gpudirect(const NcclLog& log);
 
+// What a log says NCCL ran, taken into the transport it is priced with: the release its banner
+// prints, the NCCL_BUFFSIZE its environment sets, the channels NCCL says it ran, the socket
+// transport where it says so on an EFA instance (`nic`), and whether its EFA connections used
+// GPUDirect RDMA. A fact `t` already states (the user's --software: t.nccl_stated,
+// t.aws_ofi_nccl_stated, and `stated_keys`, the option's text) is left as stated.
+struct LogSoftware {
+  std::vector<std::string> notes;  // one per fact taken, for people
+  bool changed = false;            // some fact was taken into `t`
+  bool host_staged = false;        // EFA without GPUDirect RDMA: nic.gpudirect off after apply_transport
+};
+LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t, const std::string& stated_keys = "");
+
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era
 // (topology/transport.hpp: whether the plugin set NCCL_PROTO=simple, whether NCCL flushes);
@@ -63,7 +76,8 @@ std::optional<bool> log_gpudirect(const NcclLog& log);
 // channels NCCL says it ran (log_channels); on an EFA instance whose log ran sockets
 // (log_ran_sockets), NCCL's socket transport over the ENA (topology/transport.hpp); whose
 // connections lack GPUDirect RDMA (log_gpudirect), host-staged routes.
-// Used by `calibrate fit` and `expect --check`.
+// Used by `calibrate fit` and `expect --check` (take_log_software on the catalog's stack; its
+// notes are `collective --compare`'s).
 InstanceSpec as_run(const InstanceSpec& instance, const NcclLog& log);
 
 }  // namespace ddpsim::calibrate

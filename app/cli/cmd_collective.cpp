@@ -151,37 +151,12 @@ class CollectiveCommand final : public Command {
     InstanceSpec spec = *inst;
     std::optional<calibrate::NcclLog> log;
     if (!opt_.compare.empty()) log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
-    // A log that prints NCCL's banner ran that release: which algorithms and protocols exist
-    // follows it (CollectiveModel nccl_runs) unless --software names another.
+    // What the log says NCCL ran (its banner's release, NCCL_BUFFSIZE, channels, sockets, GPUDirect)
+    // is priced, unless --software names it.
     TransportSpec transport = opt_.software.empty() ? TransportSpec{} : parse_transport_option("--software", opt_.software);
-    if (Version v; log && !transport.nccl_stated && parse_version(log->nccl_version, v)) {
-      transport.software.nccl = v;
-      transport.nccl_stated = true;  // by the log: software.as_of no longer decides it
-      std::fprintf(stderr, "ddpsim: note: %s ran NCCL %s: priced with what that release runs (--software nccl=... to override)\n",
-                   opt_.compare.c_str(), log->nccl_version.c_str());
-    }
-    // A log whose environment sets NCCL_BUFFSIZE ran with that buffer (the Simple tree's chunk).
-    const bool names_buffsize = (',' + opt_.software).find(",nccl_buffsize=") != std::string::npos;
-    if (const auto b = log ? calibrate::log_buffsize(*log) : std::nullopt; b && !names_buffsize) {
-      transport.software.nccl_buffsize = *b;
-      std::fprintf(stderr, "ddpsim: note: %s sets NCCL_BUFFSIZE=%llu: priced with it (--software nccl_buffsize=... to override)\n",
-                   opt_.compare.c_str(), static_cast<unsigned long long>(b->n));
-    }
-    // A log whose NCCL INFO lines say how many channels it ran (across nodes, collective_model.hpp).
-    const bool names_channels = (',' + opt_.software).find(",nccl_channels=") != std::string::npos;
-    if (const auto n = log ? calibrate::log_channels(*log) : std::nullopt; n && !names_channels) {
-      transport.software.nccl_channels = *n;
-      std::fprintf(stderr, "ddpsim: note: %s says NCCL ran %d coll channels: priced with them across nodes (--software nccl_channels=... to override)\n",
-                   opt_.compare.c_str(), *n);
-    }
-    // A log whose NCCL INFO lines say it ran the socket transport on an EFA instance did not use EFA.
-    if (log && calibrate::log_ran_sockets(*log) && spec.nic.kind == "efa" && !transport.aws_ofi_nccl_stated) {
-      transport.software.aws_ofi_nccl = "none";
-      std::fprintf(stderr,
-                   "ddpsim: note: %s ran NCCL's socket transport (NCCL INFO: network Socket), not EFA: priced so "
-                   "(--software aws_ofi_nccl=... to override); aws-ofi-nccl was not found or not loaded\n",
-                   opt_.compare.c_str());
-    }
+    const calibrate::LogSoftware taken =
+        log ? calibrate::take_log_software(*log, spec.nic, transport, opt_.software) : calibrate::LogSoftware{};
+    for (const std::string& note : taken.notes) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = as_of_note(transport, /*horovod=*/false); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)
       std::fprintf(stderr,
@@ -189,16 +164,8 @@ class CollectiveCommand final : public Command {
                    "NCCL host calls (docs/calibration.md)\n",
                    opt_.compare.c_str(), log->gpus_per_thread, log->gpus_per_thread, log->gpus_per_thread,
                    calibrate::kNcclHostCallUs);
-    if (!opt_.software.empty() || transport.software.nccl != spec.nccl || transport.software.nccl_buffsize != spec.nccl_buffsize ||
-        transport.software.nccl_channels != spec.nccl_channels || transport.software.aws_ofi_nccl == "none")
-      apply_transport(spec, transport);
-    if (log && calibrate::log_gpudirect(*log) == false && spec.nic.gpudirect) {
-      spec.nic.gpudirect = false;
-      std::fprintf(stderr,
-                   "ddpsim: note: %s's NCCL connections lack /GDRDMA: EFA ran without GPUDirect RDMA, priced through host "
-                   "memory (FI_EFA_USE_DEVICE_RDMA, docs/calibration.md)\n",
-                   opt_.compare.c_str());
-    }
+    if (!opt_.software.empty() || taken.changed) apply_transport(spec, transport);
+    if (taken.host_staged) spec.nic.gpudirect = false;  // EFA through host memory (topology/routing.cpp)
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
