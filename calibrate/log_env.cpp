@@ -20,7 +20,7 @@ bool older_than_2_21(const std::string& version)
 
 std::string environment_lines(const std::vector<std::string>& lines)
 {
-  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)=|NCCL_BUFFSIZE set by|nccl-ofi-tuner|NCCL INFO \d+ coll channels|NCCL INFO Using network |via NET/)");
+  static const std::regex re(R"(NCCL_(ALGO|PROTO|TUNER_PLUGIN|TREE_THRESHOLD|BUFFSIZE)(=| set by environment)|nccl-ofi-tuner|NCCL INFO \d+ coll channels|NCCL INFO Using network |via NET/)");
   std::string out;
   for (const std::string& l : lines)
     if (std::regex_search(l, re)) out += l + "\n";
@@ -33,8 +33,12 @@ LogChoice log_choice(const NcclLog& log)
   const std::string& env = log.environment;
   std::smatch m;
   std::vector<std::string> said;
-  static const std::regex algo_re(R"(NCCL_ALGO=\"?([A-Za-z]+)\"?)"), tree_re(R"(NCCL_TREE_THRESHOLD=\"?0\b)"),
-      proto_re(R"(NCCL_PROTO=\"?([A-Za-z0-9]+)\"?)"), plugin_re(R"(NCCL_TUNER_PLUGIN=\"?([^\s\";]+))");
+  // Each as an environment line sets it ("NCCL_ALGO=Ring") or as NCCL's INFO line reports it ("NCCL
+  // INFO NCCL_ALGO set by environment to Ring.", src/misc/param.cc).
+  static const std::regex algo_re(R"(NCCL_ALGO(?:=|\s+set by environment to\s+)\"?([A-Za-z]+)\"?)"),
+      tree_re(R"(NCCL_TREE_THRESHOLD(?:=|\s+set by environment to\s+)\"?0\b)"),
+      proto_re(R"(NCCL_PROTO(?:=|\s+set by environment to\s+)\"?([A-Za-z0-9]+)\"?)"),
+      plugin_re(R"(NCCL_TUNER_PLUGIN(?:=|\s+set by environment to\s+)\"?([^\s\";]*[^\s\";.]))");
   if (std::regex_search(env, m, algo_re)) {
     std::string a = m[1];
     for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -1,7 +1,10 @@
 // What a nccl-tests log's environment says NCCL ran (issue 18 item 2): NCCL_ALGO,
 // NCCL_TREE_THRESHOLD=0 (NCCL before 2.5: ring only), NCCL_PROTO, and the tuner plugin
-// (NCCL_TUNER_PLUGIN, or aws-ofi-nccl's tuner named as libnccl-ofi-tuner.so). `calibrate fit`
-// prices each log with that choice and records it (provenance.assumed in the profile).
+// (NCCL_TUNER_PLUGIN, or aws-ofi-nccl's tuner named as libnccl-ofi-tuner.so), each as an
+// environment line sets it or as NCCL's INFO line reports it ("NCCL_ALGO set by environment to
+// Ring."). `calibrate fit` prices each log with that choice and records it (provenance.assumed in
+// the profile). Since round 4 session 30 also what NCCL's INFO lines say it ran (channels,
+// sockets, GPUDirect; below).
 #pragma once
 
 #include <optional>

@@ -287,3 +287,21 @@ TEST_CASE("a log whose EFA connections lack GDRDMA is priced host-staged and one
   CHECK_FALSE(calibrate::log_gpudirect(log));
   CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
 }
+
+// Round 4 session 30: NCCL reports a setting it read from the environment in its INFO log ("NCCL
+// INFO NCCL_ALGO set by environment to Ring.", src/misc/param.cc); a log that prints those lines
+// and not the environment itself (the 2019 p3dn cybertronai log: NCCL_TREE_THRESHOLD) says the same.
+TEST_CASE("NCCL's own set-by-environment INFO lines say the choice as the environment lines do")
+{
+  const std::vector<std::string> lines{"ip-172-31-41-105:1:1 [0] NCCL INFO NCCL_TREE_THRESHOLD set by environment to 0.", "x"};
+  CHECK(calibrate::environment_lines(lines) == lines[0] + "\n");
+  CHECK(from_env(lines[0], "2.4.6").algorithm == "ring");
+  CHECK(from_env("h:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Tree.").algorithm == "tree");
+  const calibrate::LogChoice p = from_env("h:1:1 [0] NCCL INFO NCCL_PROTO set by environment to LL128.");
+  REQUIRE(p.protocol);
+  CHECK(*p.protocol == algo::Protocol::ll128);
+  const calibrate::LogChoice t = from_env("h:1:1 [0] NCCL INFO NCCL_TUNER_PLUGIN set by environment to libmy-tuner.so.");
+  CHECK(t.tuner == algo::Tuner::nccl);
+  CHECK(t.why.find("libmy-tuner.so (not modelled") != std::string::npos);  // the sentence's full stop is not the name's
+  CHECK(from_env("h:1:1 [0] NCCL INFO NCCL_TREE_THRESHOLD set by environment to 4194304.").algorithm == "auto");
+}
