@@ -151,6 +151,22 @@ class CollectiveCommand final : public Command {
     InstanceSpec spec = *inst;
     std::optional<calibrate::NcclLog> log;
     if (!opt_.compare.empty()) log = calibrate::parse_nccl_log(opt_.compare, read_text_file(opt_.compare));
+    // The choice the log's environment implies (NCCL_ALGO, NCCL_PROTO, the tuner), as `calibrate
+    // fit` and `expect --check` price it, where neither the command line nor the profile names one.
+    algo::Tuner tuner{};
+    algo::parse_tuner(opt_.tuner, tuner);
+    if (log) {
+      const calibrate::LogChoice choice = calibrate::log_choice(*log);
+      const bool named = cmd_->count("--algorithm") + cmd_->count("--algo") > 0 || opt_.algo != "auto";
+      const bool takes = (!named && choice.algorithm != "auto") || (!proto && choice.protocol) ||
+                         (cmd_->count("--tuner") == 0 && choice.tuner != tuner);
+      if (!named && choice.algorithm != "auto") opt_.algo = choice.algorithm;
+      if (!proto && choice.protocol) proto = choice.protocol;
+      if (cmd_->count("--tuner") == 0) tuner = choice.tuner;
+      if (takes)
+        std::fprintf(stderr, "ddpsim: note: %s: priced with the choice its environment implies: %s (--algorithm, --proto, "
+                             "--tuner to override)\n", opt_.compare.c_str(), choice.why.c_str());
+    }
     // What the log says NCCL ran (its banner's release, NCCL_BUFFSIZE, channels, sockets, GPUDirect)
     // is priced, unless --software names it.
     TransportSpec transport = opt_.software.empty() ? TransportSpec{} : parse_transport_option("--software", opt_.software);
@@ -175,7 +191,7 @@ class CollectiveCommand final : public Command {
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
-    algo::parse_tuner(opt_.tuner, copt.tuner);
+    copt.tuner = tuner;
     const sim::CollectiveModel model(topo, copt);
     if (opt_.explain) {
       const std::string title = "ddpsim collective --explain: " + opt_.op + " on " + std::to_string(opt_.nodes) + " x " +

@@ -239,6 +239,16 @@ info_case sockets "Using network Socket" "ran NCCL's socket transport" 1.1 100
 # EFA connections without /GDRDMA: through host memory (p4de's PCIe Gen4 uplinks carry the staging
 # nearly at the NICs' rate: +2.6 % at 2 GB).
 info_case nogdr "Channel 00 : 7[a01c0] -> 8[101c0] [send] via NET/AWS Libfabric/3" "lack /GDRDMA" 1.01 1.2
+# The log's environment (NCCL_TREE_THRESHOLD=0: rings only) decides what --compare prices, as it
+# does for calibrate fit, unless --algorithm names another.
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --format csv \
+  --compare "$data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt" 2>"$tmp/env.err" | tail -n +2 | cut -d, -f5 | sort -u >"$tmp/env.algos"
+"$ddpsim" collective --instance p3dn.24xlarge --nodes 2 --profile none --format csv --algorithm tree \
+  --compare "$data/p3dn_2node_16gpu_allreduce_efa_nccl2.4.8_ring_only.txt" 2>/dev/null | tail -n +2 | cut -d, -f5 | sort -u >"$tmp/env_named.algos"
+[ "$(cat "$tmp/env.algos")" = ring ] && [ "$(cat "$tmp/env_named.algos")" = tree ] &&
+  grep -q "priced with the choice its environment implies: tuner nccl, algorithm ring" "$tmp/env.err" &&
+  say ok "--compare prices a log with the choice its environment implies, unless --algorithm names one" ||
+  say fail "compare's log choice: $(cat "$tmp/env.algos" "$tmp/env_named.algos" "$tmp/env.err")"
 
 # Bad logs: exit 2, one line, existing output untouched.
 echo precious >"$tmp/out.yaml"
