@@ -1,0 +1,108 @@
+// What a nccl-tests log says NCCL ran beyond its environment's choice (calibrate/log_env.hpp,
+// round 4 session 30): the channels, the socket transport, GPUDirect RDMA, and NCCL's own "set by
+// environment" INFO lines; calibrate fit, expect --check and collective --compare price a log so.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include "calibrate/log_env.hpp"
+
+using namespace ddpsim;
+
+namespace {
+
+calibrate::LogChoice from_env(const std::string& env, const std::string& version = "")
+{
+  calibrate::NcclLog log;
+  log.environment = env;
+  log.nccl_version = version;
+  return calibrate::log_choice(log);
+}
+
+}  // namespace
+
+// Round 4 session 30: NCCL prints the channels it runs at init ("N coll channels", per rank, with
+// NCCL_DEBUG=INFO); `calibrate fit`, `expect --check` and `collective --compare` price a log with
+// them across nodes, and the fit records that it read them.
+TEST_CASE("a log's NCCL INFO channel count is read, kept through its NCCL banner, and named in the fit's choice")
+{
+  const std::vector<std::string> lines{
+      "ip-10-216-178-255:416481:416522 [3] NCCL INFO threadThresholds 8/8/64 | 256/8/64 | 8/8/512",
+      "ip-10-216-178-255:416481:416522 [3] NCCL INFO 6 coll channels, 8 p2p channels, 2 p2p channels per peer",
+      "h:1:2 [0] NCCL INFO 32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer"};
+  calibrate::NcclLog log;
+  log.environment = calibrate::environment_lines(lines);
+  CHECK(log.environment.find("threadThresholds") == std::string::npos);
+  REQUIRE(calibrate::log_channels(log));
+  CHECK(*calibrate::log_channels(log) == 6);  // the first a rank prints
+  log.nccl_version = "2.13.4";                // a banner: the release's stack, the channels kept
+  CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 6);
+  CHECK(calibrate::log_choice(log).why.find("6 coll channels") != std::string::npos);
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO 32 coll channels, 0 nvls channels"});
+  CHECK(*calibrate::log_channels(log) == 32);
+  log.environment = "NCCL_PROTO=simple\n";
+  CHECK_FALSE(calibrate::log_channels(log));
+  CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 0);
+}
+
+// Round 4 session 30: a log whose NCCL connected the nodes over its socket transport did not use
+// EFA (no aws-ofi-nccl found or loaded, aws/aws-ofi-nccl #67): the fit prices it so, and says so.
+TEST_CASE("a log that ran NCCL's socket transport on an EFA instance is priced over sockets and a plugin log is not")
+{
+  calibrate::NcclLog log;
+  log.environment = calibrate::environment_lines(
+      {"ip-10-3-35-83:362:420 [0] NCCL INFO Channel 00 : 15[a01c0] -> 0[101c0] [receive] via NET/Socket/0", "x"});
+  CHECK(calibrate::log_ran_sockets(log));
+  const InstanceSpec p4d = test::instance("p4d.24xlarge");
+  REQUIRE(p4d.nic.gpudirect);
+  const InstanceSpec ran = calibrate::as_run(p4d, log);
+  CHECK(ran.nic.nccl_sockets_on_efa);
+  CHECK_FALSE(ran.nic.gpudirect);  // through host memory, as NCCL's sockets go
+  CHECK(calibrate::log_choice(log).why.find("network Socket") != std::string::npos);
+  log.nccl_version = "2.10.3";  // a banner too: still sockets
+  CHECK(calibrate::as_run(p4d, log).nic.nccl_sockets_on_efa);
+
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO Using network AWS Libfabric",
+                                                  "h:1:2 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA"});
+  CHECK_FALSE(calibrate::log_ran_sockets(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+  log.environment = calibrate::environment_lines({"h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>"});  // bootstrap only
+  CHECK_FALSE(calibrate::log_ran_sockets(log));
+}
+
+// Round 4 session 30: NCCL appends /GDRDMA to a network connection that registers GPU memory with
+// the NIC; a GPUDirect instance's log whose plugin connections lack it staged through host memory.
+TEST_CASE("a log whose EFA connections lack GDRDMA is priced host-staged and one with it keeps GPUDirect")
+{
+  calibrate::NcclLog log;
+  const InstanceSpec p4d = test::instance("p4d.24xlarge");
+  log.environment = calibrate::environment_lines({"h:1:2 [7] NCCL INFO Channel 00 : 7[a01c0] -> 8[101c0] [send] via NET/AWS Libfabric/3"});
+  REQUIRE(calibrate::log_gpudirect(log));
+  CHECK_FALSE(*calibrate::log_gpudirect(log));
+  CHECK_FALSE(calibrate::as_run(p4d, log).nic.gpudirect);
+  CHECK(calibrate::log_choice(log).why.find("without /GDRDMA") != std::string::npos);
+  log.environment += "h:1:2 [0] NCCL INFO Channel 00 : 15[a01c0] -> 0[101c0] [receive] via NET/AWS Libfabric/0/GDRDMA\n";
+  CHECK(*calibrate::log_gpudirect(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+  log.environment = "NCCL_PROTO=simple\n";  // nothing said: the catalog's
+  CHECK_FALSE(calibrate::log_gpudirect(log));
+  CHECK(calibrate::as_run(p4d, log).nic.gpudirect);
+}
+
+// Round 4 session 30: NCCL reports a setting it read from the environment in its INFO log ("NCCL
+// INFO NCCL_ALGO set by environment to Ring.", src/misc/param.cc); a log that prints those lines
+// and not the environment itself (the 2019 p3dn cybertronai log: NCCL_TREE_THRESHOLD) says the same.
+TEST_CASE("NCCL's own set-by-environment INFO lines say the choice as the environment lines do")
+{
+  const std::vector<std::string> lines{"ip-172-31-41-105:1:1 [0] NCCL INFO NCCL_TREE_THRESHOLD set by environment to 0.", "x"};
+  CHECK(calibrate::environment_lines(lines) == lines[0] + "\n");
+  CHECK(from_env(lines[0], "2.4.6").algorithm == "ring");
+  CHECK(from_env("h:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Tree.").algorithm == "tree");
+  const calibrate::LogChoice p = from_env("h:1:1 [0] NCCL INFO NCCL_PROTO set by environment to LL128.");
+  REQUIRE(p.protocol);
+  CHECK(*p.protocol == algo::Protocol::ll128);
+  const calibrate::LogChoice t = from_env("h:1:1 [0] NCCL INFO NCCL_TUNER_PLUGIN set by environment to libmy-tuner.so.");
+  CHECK(t.tuner == algo::Tuner::nccl);
+  CHECK(t.why.find("libmy-tuner.so (not modelled") != std::string::npos);  // the sentence's full stop is not the name's
+  CHECK(from_env("h:1:1 [0] NCCL INFO NCCL_TREE_THRESHOLD set by environment to 4194304.").algorithm == "auto");
+}
