@@ -1,6 +1,7 @@
-// What a nccl-tests log says NCCL ran beyond its environment's choice (calibrate/log_env.hpp,
-// round 4 session 30): the channels, the socket transport, GPUDirect RDMA, and NCCL's own "set by
-// environment" INFO lines; calibrate fit, expect --check and collective --compare price a log so.
+// What a nccl-tests log says NCCL ran (calibrate/log_env.hpp): its environment's choice (issue 18
+// item 2), and since round 4 session 30 the channels, the socket transport, GPUDirect RDMA, and
+// NCCL's own "set by environment" INFO lines; calibrate fit, expect --check and collective
+// --compare price a log so.
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
@@ -20,6 +21,24 @@ calibrate::LogChoice from_env(const std::string& env, const std::string& version
 }
 
 }  // namespace
+
+TEST_CASE("calibrate fit: the log's environment sets the choice it assumes", "[tuner]")
+{
+  CHECK(from_env("").tuner == algo::Tuner::aws_ofi);
+  CHECK(from_env("", "2.18.5").tuner == algo::Tuner::nccl);  // before NCCL 2.21 a tuner must be named
+  CHECK(from_env("# ENV: NCCL_TUNER_PLUGIN=libnccl-ofi-tuner.so", "2.18.5").tuner == algo::Tuner::aws_ofi);
+  CHECK(from_env("NCCL_TUNER_PLUGIN=libmytuner.so").tuner == algo::Tuner::nccl);
+  CHECK(from_env("-x NCCL_ALGO=Ring").algorithm == "ring");
+  CHECK(from_env("NCCL_TREE_THRESHOLD=0 (=> RING)").algorithm == "ring");
+  CHECK(from_env("NCCL_ALGO=NVLSTree").algorithm == "nvls");
+  CHECK(from_env("NCCL_ALGO=CollNetDirect").algorithm == "auto");
+  const auto p = from_env("NCCL_PROTO=simple");
+  REQUIRE(p.protocol);
+  CHECK(*p.protocol == algo::Protocol::simple);
+  CHECK(p.why.find("NCCL_PROTO=simple") != std::string::npos);
+  // The environment lines kept from a log: NCCL_ALGO/PROTO "not set" is not a setting.
+  CHECK(calibrate::environment_lines({"# ENV: NCCL_ALGO/PROTO not set", "x"}).empty());
+}
 
 // Round 4 session 30: NCCL prints the channels it runs at init ("N coll channels", per rank, with
 // NCCL_DEBUG=INFO); `calibrate fit`, `expect --check` and `collective --compare` price a log with

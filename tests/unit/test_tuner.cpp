@@ -24,14 +24,6 @@ std::string choice(const char* inst, int nodes, std::uint64_t bytes)
   return c ? std::string(c->algorithm) + " " + std::string(to_string(c->protocol)) : "nccl";
 }
 
-calibrate::LogChoice from_env(const std::string& env, const std::string& version = "")
-{
-  calibrate::NcclLog log;
-  log.environment = env;
-  log.nccl_version = version;
-  return calibrate::log_choice(log);
-}
-
 }  // namespace
 
 TEST_CASE("aws-ofi tuner: p5 regions by nodes x size, NCCL's own choice at 2 nodes and elsewhere", "[tuner]")
@@ -106,24 +98,6 @@ TEST_CASE("aws-ofi tuner: only a plugin that carries the region tuner (v1.10.0 o
   CHECK(with.algorithm->name() == "ring");
   CHECK(without.algorithm->name() == "nvls");  // NCCL's model, as with tuner: nccl
   CHECK_FALSE(priced("none").first);           // no plugin at all: sockets
-}
-
-TEST_CASE("calibrate fit: the log's environment sets the choice it assumes", "[tuner]")
-{
-  CHECK(from_env("").tuner == algo::Tuner::aws_ofi);
-  CHECK(from_env("", "2.18.5").tuner == algo::Tuner::nccl);  // before NCCL 2.21 a tuner must be named
-  CHECK(from_env("# ENV: NCCL_TUNER_PLUGIN=libnccl-ofi-tuner.so", "2.18.5").tuner == algo::Tuner::aws_ofi);
-  CHECK(from_env("NCCL_TUNER_PLUGIN=libmytuner.so").tuner == algo::Tuner::nccl);
-  CHECK(from_env("-x NCCL_ALGO=Ring").algorithm == "ring");
-  CHECK(from_env("NCCL_TREE_THRESHOLD=0 (=> RING)").algorithm == "ring");
-  CHECK(from_env("NCCL_ALGO=NVLSTree").algorithm == "nvls");
-  CHECK(from_env("NCCL_ALGO=CollNetDirect").algorithm == "auto");
-  const auto p = from_env("NCCL_PROTO=simple");
-  REQUIRE(p.protocol);
-  CHECK(*p.protocol == algo::Protocol::simple);
-  CHECK(p.why.find("NCCL_PROTO=simple") != std::string::npos);
-  // The environment lines kept from a log: NCCL_ALGO/PROTO "not set" is not a setting.
-  CHECK(calibrate::environment_lines({"# ENV: NCCL_ALGO/PROTO not set", "x"}).empty());
 }
 
 TEST_CASE("plausibility: each bound and plausible range warns with the mechanism", "[tuner]")
