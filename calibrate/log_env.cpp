@@ -121,10 +121,9 @@ bool log_ran_sockets(const NcclLog& log)
   return std::regex_search(log.environment, socket) && !std::regex_search(log.environment, plugin);
 }
 
-LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t, const std::string& stated_keys)
+LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t)
 {
   LogSoftware out;
-  const auto names = [&](const char* key) { return (',' + stated_keys).find(',' + std::string(key) + '=') != std::string::npos; };
   const auto take = [&](std::string note) {
     out.notes.push_back(log.file + " " + std::move(note));
     out.changed = true;
@@ -134,11 +133,11 @@ LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportS
     t.nccl_stated = true;  // by the log: software.as_of no longer decides it
     take("ran NCCL " + log.nccl_version + ": priced with what that release runs (--software nccl=... to override)");
   }
-  if (const auto b = log_buffsize(log); b && !names("nccl_buffsize")) {
+  if (const auto b = log_buffsize(log); b && !t.nccl_buffsize_stated) {
     t.software.nccl_buffsize = *b;
     take("sets NCCL_BUFFSIZE=" + std::to_string(b->n) + ": priced with it (--software nccl_buffsize=... to override)");
   }
-  if (const auto n = log_channels(log); n && !names("nccl_channels")) {
+  if (const auto n = log_channels(log); n && !t.nccl_channels_stated) {
     t.software.nccl_channels = *n;
     take("says NCCL ran " + std::to_string(*n) +
          " coll channels: priced with them across nodes (--software nccl_channels=... to override)");

@@ -64,13 +64,13 @@ std::optional<bool> log_gpudirect(const NcclLog& log);
 // prints, the NCCL_BUFFSIZE its environment sets, the channels NCCL says it ran, the socket
 // transport where it says so on an EFA instance (`nic`), and whether its EFA connections used
 // GPUDirect RDMA. A fact `t` already states (the user's --software: t.nccl_stated,
-// t.aws_ofi_nccl_stated, and `stated_keys`, the option's text) is left as stated.
+// t.aws_ofi_nccl_stated, t.nccl_buffsize_stated, t.nccl_channels_stated) is left as stated.
 struct LogSoftware {
   std::vector<std::string> notes;  // one per fact taken, for people
   bool changed = false;            // some fact was taken into `t`
   bool host_staged = false;        // EFA without GPUDirect RDMA: nic.gpudirect off after apply_transport
 };
-LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t, const std::string& stated_keys = "");
+LogSoftware take_log_software(const NcclLog& log, const NicSpec& nic, TransportSpec& t);
 
 // The instance as the log ran it: a log that prints NCCL's banner ran that release, which decides
 // the algorithms and protocols NCCL had (sim::nccl_runs), with the aws-ofi-nccl of its era

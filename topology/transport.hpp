@@ -52,6 +52,8 @@ struct TransportSpec {
   bool pod_network = false;
   bool nccl_stated = false;  // the input named software.nccl (else kDefaultNccl is an assumption)
   bool aws_ofi_nccl_stated = false;  // the input named software.aws_ofi_nccl
+  bool nccl_buffsize_stated = false;  // the input named software.nccl_buffsize (a log's value then yields)
+  bool nccl_channels_stated = false;  // the input named software.nccl_channels (a log's count then yields)
   // software.as_of: the stack of a date; it filled whichever of nccl and aws_ofi_nccl were not named.
   std::optional<SoftwareAsOf> as_of;
 };

@@ -171,7 +171,7 @@ class CollectiveCommand final : public Command {
     // is priced, unless --software names it.
     TransportSpec transport = opt_.software.empty() ? TransportSpec{} : parse_transport_option("--software", opt_.software);
     const calibrate::LogSoftware taken =
-        log ? calibrate::take_log_software(*log, spec.nic, transport, opt_.software) : calibrate::LogSoftware{};
+        log ? calibrate::take_log_software(*log, spec.nic, transport) : calibrate::LogSoftware{};
     for (const std::string& note : taken.notes) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = as_of_note(transport, /*horovod=*/false); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (log && log->gpus_per_thread > 1)

@@ -40,12 +40,17 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_nsocks_perthread", false, 1, 64)) t.software.nsocks_perthread = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
-  if (auto v = r.integer(n, "software", "nccl_channels", false, 1, 64)) t.software.nccl_channels = static_cast<int>(*v);
+  if (auto v = r.integer(n, "software", "nccl_channels", false, 1, 64)) {
+    t.software.nccl_channels = static_cast<int>(*v);
+    t.nccl_channels_stated = true;
+  }
   if (auto v = r.bytes(n, "software", "nccl_buffsize", false)) {
     if (!nccl_buffsize_ok(*v))
       r.error(n["nccl_buffsize"], "software.nccl_buffsize", std::string("out of range ") + kNcclBuffsizeRange + " (NCCL_BUFFSIZE, bytes)");
-    else
+    else {
       t.software.nccl_buffsize = *v;
+      t.nccl_buffsize_stated = true;
+    }
   }
   return t;
 }
@@ -143,6 +148,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
        : key == "nccl_min_nrings"    ? t.software.min_nrings
        : key == "nccl_channels"      ? t.software.nccl_channels
                                      : t.software.nsocks_perthread) = v;
+      if (key == "nccl_channels") t.nccl_channels_stated = true;
     } else if (key == "nccl_buffsize") {
       Bytes b;
       try {
@@ -152,6 +158,7 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       }
       if (!nccl_buffsize_ok(b)) bad(std::string("out of range ") + kNcclBuffsizeRange);
       t.software.nccl_buffsize = b;
+      t.nccl_buffsize_stated = true;
     } else {
       bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
           "nccl_channels, nccl_buffsize)");

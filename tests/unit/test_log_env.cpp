@@ -6,6 +6,7 @@
 
 #include "support.hpp"
 
+#include "app/input/transport_loader.hpp"
 #include "calibrate/log_env.hpp"
 
 using namespace ddpsim;
@@ -62,6 +63,32 @@ TEST_CASE("a log's NCCL INFO channel count is read, kept through its NCCL banner
   log.environment = "NCCL_PROTO=simple\n";
   CHECK_FALSE(calibrate::log_channels(log));
   CHECK(calibrate::as_run(test::instance("p4d.24xlarge"), log).nccl_channels == 0);
+}
+
+// What the user states (--software, or a scenario's software section) wins over what the log says:
+// TransportSpec records each stated key, and take_log_software leaves those alone.
+TEST_CASE("a channel count or NCCL_BUFFSIZE the user states is kept over the log's")
+{
+  calibrate::NcclLog log;
+  log.environment = "NCCL_BUFFSIZE=8388608\n" + calibrate::environment_lines({"h:1:2 [0] NCCL INFO 6 coll channels, 8 p2p channels"});
+  const NicSpec nic = test::instance("p4d.24xlarge").nic;
+  TransportSpec from_log;
+  const calibrate::LogSoftware took = calibrate::take_log_software(log, nic, from_log);
+  CHECK(took.changed);
+  CHECK(from_log.software.nccl_channels == 6);
+  CHECK(from_log.software.nccl_buffsize.n == 8388608);
+  TransportSpec stated = app::parse_transport_option("--software", "nccl_channels=8,nccl_buffsize=2MiB");
+  CHECK(stated.nccl_channels_stated);
+  CHECK(stated.nccl_buffsize_stated);
+  CHECK_FALSE(calibrate::take_log_software(log, nic, stated).changed);
+  CHECK(stated.software.nccl_channels == 8);
+  CHECK(stated.software.nccl_buffsize.n == 2 * 1024 * 1024);
+  // A key the user did not name is still the log's.
+  TransportSpec half = app::parse_transport_option("--software", "nccl_channels=8");
+  CHECK_FALSE(half.nccl_buffsize_stated);
+  CHECK(calibrate::take_log_software(log, nic, half).changed);
+  CHECK(half.software.nccl_channels == 8);
+  CHECK(half.software.nccl_buffsize.n == 8388608);
 }
 
 // Round 4 session 30: a log whose NCCL connected the nodes over its socket transport did not use
