@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "core/error.hpp"
 #include "sim/engine/engine.hpp"
+#include "sim/step/interference.hpp"
 #include "sim/step/overheads.hpp"
 #include "sim/step/reducers.hpp"
 
@@ -204,7 +204,7 @@ class IterationRun {
     parts_.resize(buckets_.size());
     for (std::size_t b = 0; b < buckets_.size(); ++b) {
       for (std::size_t j = first_job[b]; j < first_job[b + 1]; ++j)
-        parts_[b].push_back(Part{jobs[j].stream, timings[j].start, timings[j].end});
+        parts_[b].push_back(CollectivePart{jobs[j].stream, timings[j].start, timings[j].end});
       buckets_[b].start = parts_[b].front().start;
       buckets_[b].end = parts_[b].back().end;
       comm_end_ = max(comm_end_, buckets_[b].end);
@@ -212,99 +212,22 @@ class IterationRun {
     interfere();
   }
 
-  // Backward slowed by the collectives it overlaps (overheads.hpp overlap_slowdown): while a
-  // collective runs, compute progresses at 1/slowdown of its speed (a fraction `lost` of it is
-  // lost), and the work it did not do is done afterwards.
-  //
-  // Two consequences, in this order:
-  // 1. A gradient is produced later by the work lost before it, so its bucket cannot be released
-  //    until then (shift_windows). Without this the tail bucket, ready when the unslowed backward
-  //    ends, ran inside the stretch at the end of backward and its collective was never exposed
-  //    (round 4 session 6, issue 18 "communication that real steps pay is hidden"; the effect on
-  //    the goldens and the validation is in docs/model.md, "Per-step overheads").
-  // 2. Each class's backward grows by the overlapped time x lost (issue 21: measured on the slowed
-  //    backward, [start, end + I], so a slower network cannot hide its collectives behind a
-  //    backward it never slowed). The fixed point of I = sum over buckets of lost x overlap(bucket,
-  //    [start, end + I]) is reached from I = 0 by iteration (monotone, bounded by the buckets' time).
+  // Backward slowed by the collectives it overlaps (sim/step/interference.hpp): the releases
+  // first move to when their gradients exist on the slowed backward, then each class's backward
+  // grows by the time it ran beside the moved collectives.
   void interfere()
   {
     const IterationOverheads& o = s_.overheads;
     if (o.hbm.bytes_per_s <= 0 && !o.serialized) return;
-    std::vector<double> lost(buckets_.size(), 0.0);
-    for (std::size_t i = 0; i < buckets_.size(); ++i) {
-      const BucketTiming& b = buckets_[i];
-      const Time busy = b.end - b.start;
-      if (busy <= Time{0}) continue;
-      if (o.serialized) {  // cooperative kernels: backward waits for the collective to end
-        lost[i] = 1.0;
-        continue;
-      }
-      const double comm_hbm = o.hbm_bytes_per_wire_byte * o.wire_bytes_per_byte * b.bytes.as_double() / busy.seconds();
-      const int ctas = o.comm_ctas > 0 ? o.comm_ctas : b.channels;
-      const bool sms = o.sm_count > ctas;
-      lost[i] = 1.0 - 1.0 / overlap_slowdown(sms ? ctas : 0, sms ? o.sm_count : 1, Bandwidth{comm_hbm}, o.hbm);
-    }
-    shift_windows(lost);
-    interference_.assign(classes_.size(), Time{0});
-    for (std::size_t c = 0; c < classes_.size(); ++c) {
-      for (int round = 0; round < 64; ++round) {
-        const Time window_end = backward_end_[c] + interference_[c];
-        Time sum{0};
-        for (std::size_t i = 0; i < buckets_.size(); ++i) {
-          const BucketTiming& b = buckets_[i];
-          const Time overlap = (b.end < window_end ? b.end : window_end) - max(b.start, backward_start_[c]);
-          if (lost[i] > 0 && overlap > Time{0}) sum += Time{std::llround(static_cast<double>(overlap.ps) * lost[i])};
-        }
-        const bool settled = sum.ps - interference_[c].ps < 1000;  // within a nanosecond
-        interference_[c] = sum;
-        if (settled) break;
-      }
-    }
-    for (std::size_t c = 0; c < classes_.size(); ++c) backward_end_[c] += interference_[c];
-  }
-
-  // Moves each bucket's collective by how much later its gradients exist on the slowed backward,
-  // in stream order (the collectives run one after another on one stream, so a bucket's production
-  // time depends only on the windows of the buckets before it, already moved). The class whose
-  // backward ends last produces the gradients last: its compute progresses at 1 - lost[i] inside
-  // window i and at full speed outside, and a gradient that took W of unslowed compute after
-  // backward start is produced when that progress reaches W. The bucket's release moves by the
-  // same delay: DDP releases a bucket when its last gradient exists; Horovod's background thread
-  // releases at its next cycle after that, and only the delay is carried over (the wait for the
-  // cycle and the negotiation are kept as they were; first order, as the price: a collective keeps
-  // its duration). Releases keep their order, and a collective never starts earlier than the
-  // backend started it. A bucket's `ready` becomes its release on the slowed backward.
-  void shift_windows(const std::vector<double>& lost)
-  {
-    std::size_t last = 0;
+    const std::vector<double> lost = speed_lost(buckets_, o);
+    std::size_t last = 0;  // the class whose backward ends last produces the gradients last
     for (std::size_t c = 1; c < classes_.size(); ++c)
       if (backward_end_[c] > backward_end_[last]) last = c;
-    const Time begin = backward_start_[last];
-    std::unordered_map<int, Time> stream_free;
-    Time released{0};
-    comm_end_ = Time{0};
-    std::vector<SlowWindow> windows(buckets_.size());  // the buckets before b, already moved
-    for (std::size_t b = 0; b < buckets_.size(); ++b) {
-      BucketTiming& bt = buckets_[b];
-      const Time produced = bucket_produced_[b];
-      Time delay{0};
-      if (produced > begin)
-        delay = max(Time{0}, slowed_finish(begin, produced - begin, std::span(windows.data(), b)) - produced);
-      released = max(released, bt.ready + delay);
-      bt.ready = released;  // when the framework releases it on the slowed backward
-      Time after = released + s_.overheads.launch;  // each part after the one before it
-      for (Part& part : parts_[b]) {
-        const Time busy = part.end - part.start;
-        Time& free = stream_free[part.stream];
-        part.start = max(max(part.start, after), free);
-        part.end = part.start + busy;
-        free = after = part.end;
-      }
-      bt.start = parts_[b].front().start;
-      bt.end = parts_[b].back().end;
-      windows[b] = SlowWindow{bt.start, bt.end, 1.0 - lost[b]};
-      comm_end_ = max(comm_end_, bt.end);
-    }
+    comm_end_ = shift_releases(buckets_, parts_, bucket_produced_, lost, backward_start_[last], o.launch);
+    interference_.assign(classes_.size(), Time{0});
+    for (std::size_t c = 0; c < classes_.size(); ++c)
+      interference_[c] = interference_time(buckets_, lost, backward_start_[c], backward_end_[c]);
+    for (std::size_t c = 0; c < classes_.size(); ++c) backward_end_[c] += interference_[c];
   }
 
   IterationResult finish()
@@ -332,8 +255,8 @@ class IterationRun {
     // How much later the last gradients reach the collectives than the fastest class has them.
     r.sync_wait = *std::max_element(backward_end_.begin(), backward_end_.end()) -
                   *std::min_element(backward_end_.begin(), backward_end_.end());
-    for (const std::vector<Part>& parts : parts_)
-      for (const Part& part : parts) r.comm_busy += part.end - part.start;
+    for (const std::vector<CollectivePart>& parts : parts_)
+      for (const CollectivePart& part : parts) r.comm_busy += part.end - part.start;
     Time loader{0};
     for (const RankClass& c : classes_) loader = max(loader, c.loader);
     if (loader > Time{0})  // network threads share the loader's vCPUs while the collectives run
@@ -378,12 +301,7 @@ class IterationRun {
   std::vector<std::uint32_t> arrived_;  // classes that have produced each layer's gradients
   std::vector<Time> produced_at_;       // when every class has produced each layer's gradients
   std::vector<Time> bucket_produced_;   // per bucket: when its last gradient was produced (unslowed)
-  // Per bucket, its collective's parts as run (one unless host servers run a side of it).
-  struct Part {
-    int stream = 0;
-    Time start{0}, end{0};
-  };
-  std::vector<std::vector<Part>> parts_;
+  std::vector<std::vector<CollectivePart>> parts_;  // per bucket, its collective's parts as run
   std::vector<Time> backward_start_;    // per class
   std::vector<Time> backward_end_;      // per class, with bucket copies and interference
   std::vector<Time> copy_in_;           // per layer, on the compute stream: DDP's copy into the bucket, casts

@@ -14,9 +14,10 @@
 // the step, the step waits for it (steady state).
 //
 // What real jobs pay on top (IterationOverheads, sim/step/overheads.hpp, docs/model.md):
-// backward slowed while a collective runs (SMs and HBM taken by its kernels; first order: the
-// slowdown does not move the gradients' ready times), each collective's launch, DDP's copies of
-// the gradients into buckets (during backward) and out of them (before the optimizer).
+// backward slowed while a collective runs (SMs and HBM taken by its kernels; the releases move
+// to when their gradients exist on the slowed backward: sim/step/interference.hpp), each
+// collective's launch, DDP's copies of the gradients into buckets (during backward) and out of
+// them (before the optimizer).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
-// sim/step/overheads: each function against a hand computation.
+// sim/step/overheads and sim/step/interference: each function against a hand computation.
 #include <catch2/catch.hpp>
 
+#include "sim/step/interference.hpp"
 #include "sim/step/overheads.hpp"
 
 using namespace ddpsim;
@@ -45,4 +46,43 @@ TEST_CASE("slowed finish: compute that needs W of full-speed time, through windo
   const std::vector<SlowWindow> early{{us(100), us(300), 0.0}, {us(350), us(500), 0.5}};
   CHECK(slowed_finish(us(400), us(100), early).us() == Approx(550));  // 50 by 500, 50 more
   CHECK(slowed_finish(us(400), Time{0}, early) == Time::from_us(400));
+}
+
+TEST_CASE("interference: speed lost beside each collective, releases moved, backward grown to its fixed point")
+{
+  const auto us = [](double v) { return Time::from_us(v); };
+  IterationOverheads o;
+  o.hbm = Bandwidth{900e9};
+  o.sm_count = 80;
+  o.comm_ctas = 20;  // 80 / 60: a quarter of the speed lost
+  std::vector<BucketTiming> buckets(2);
+  buckets[0].start = us(200), buckets[0].end = us(600), buckets[0].ready = us(150);
+  buckets[1].start = us(700), buckets[1].end = us(700), buckets[1].ready = us(650);  // takes no time
+  std::vector<double> lost = speed_lost(buckets, o);
+  CHECK(lost[0] == Approx(0.25));
+  CHECK(lost[1] == 0.0);
+  o.serialized = true;  // cooperative kernels: all of it
+  CHECK(speed_lost(buckets, o)[0] == 1.0);
+
+  // Backward [0, 1000] beside bucket 0's [200, 600] at a quarter lost: I = 0.25 x 400 = 100 us.
+  CHECK(interference_time(buckets, lost, us(0), us(1000)).us() == Approx(100).epsilon(1e-6));
+  // A collective past backward's end is counted as far as the grown backward reaches it:
+  // I = 0.5 x (min(2000, 1000 + I) - 500), the fixed point I = 500 us (to a nanosecond).
+  std::vector<BucketTiming> late(1);
+  late[0].start = us(500), late[0].end = us(2000);
+  CHECK(interference_time(late, {0.5}, us(0), us(1000)).us() == Approx(500).margin(0.002));
+  CHECK(interference_time(late, {0.0}, us(0), us(1000)) == Time{0});
+
+  // Bucket 1's gradient, produced at 700 us on the unslowed backward (started at 0), exists 100 us
+  // later on the slowed one (a quarter lost over bucket 0's 400 us): its release and collective move
+  // by as much, and its collective starts a launch after the release.
+  std::vector<std::vector<CollectivePart>> parts{{CollectivePart{0, us(200), us(600)}}, {CollectivePart{0, us(700), us(750)}}};
+  buckets[1].end = us(750);
+  const Time end = shift_releases(buckets, parts, {us(150), us(700)}, {0.25, 0.25}, us(0), us(5));
+  CHECK(buckets[0].ready == us(150));  // produced before any window: not moved
+  CHECK(buckets[0].start == us(200));
+  CHECK(buckets[1].ready.us() == Approx(750));
+  CHECK(buckets[1].start.us() == Approx(755));
+  CHECK((buckets[1].end - buckets[1].start).us() == Approx(50));  // a collective keeps its duration
+  CHECK(end == buckets[1].end);
 }
