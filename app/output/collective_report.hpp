@@ -11,7 +11,7 @@
 namespace ddpsim::app {
 
 // Issue 18: a price across nodes carries its measured error as each row's p10-p90 time: the
-// catalog's (the 197 multi-node nccl-tests rows the project holds) or a fitted profile's own residuals'
+// catalog's (the 255 multi-node nccl-tests rows the project holds) or a fitted profile's own residuals'
 // (sim/study/model_error.hpp).
 struct CollectiveInterval {
   std::vector<double> p10_us, p90_us;  // empty: no band (one node, or a profile without multi-node residuals)
