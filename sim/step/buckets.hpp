@@ -12,8 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "algorithms/algorithm.hpp"
+#include "algorithms/nccl_tuning.hpp"
 #include "core/units.hpp"
 #include "sim/step/model.hpp"
 
@@ -22,6 +25,16 @@ namespace ddpsim::sim {
 struct Bucket {
   std::vector<TensorRef> tensors;  // in the order they were added (gradient-ready order)
   Bytes bytes;
+};
+
+// A bucket's collective as the iteration ran it (sim/step/iteration.hpp): its bytes, when the
+// framework released it, when it ran, and what NCCL (or the library) ran it with.
+struct BucketTiming {
+  Bytes bytes;
+  Time ready{0}, start{0}, end{0};
+  const algo::Algorithm* algorithm = nullptr;
+  std::optional<algo::Protocol> protocol;
+  int channels = 1;
 };
 
 // The tensors in the order their gradients become ready (see above).

@@ -17,7 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "sim/step/iteration.hpp"
+#include "sim/step/buckets.hpp"
+#include "sim/step/overheads.hpp"
 
 namespace ddpsim::sim {
 

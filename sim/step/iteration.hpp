@@ -29,6 +29,7 @@
 #include "sim/step/buckets.hpp"
 #include "sim/step/compute.hpp"
 #include "sim/step/frameworks.hpp"
+#include "sim/step/overheads.hpp"
 
 namespace ddpsim::sim {
 
@@ -37,37 +38,6 @@ struct RankClass {
   int ranks = 1;               // how many ranks it stands for
   double compute_scale = 1.0;  // their forward/backward/optimizer times relative to the model's
   Time loader{0};              // their input pipeline's time per step (0: never the bound)
-};
-
-// Per-step overheads as the iteration charges them; all zero: none.
-struct IterationOverheads {
-  Bandwidth hbm{0};                    // the GPU's HBM; 0: no interference
-  int sm_count = 0;                    // 0: unknown, no SM term
-  int comm_ctas = 0;                   // SMs each collective occupies; 0: its channel count
-  double hbm_bytes_per_wire_byte = 0;  // HBM traffic of a collective per byte it sends
-  double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
-  Time launch{0};                      // per collective, before it can start
-  Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
-  // Horovod's fusion-buffer copies at this rate: a response of several tensors is copied into the
-  // buffer and back out around its collective, on the collective's stream; 0: none.
-  Bandwidth fusion_copy_hbm{0};
-  // Bytes of HBM traffic per byte reduced of those passes (Horovod: 4, the copies in and out) and
-  // whether a collective of one tensor pays them too (apex flattens even one; Horovod does not).
-  double fusion_copy_bytes_per_byte = 4;
-  bool fusion_copy_single = false;
-  // Passes over the gradients outside the bucket copies: fp16 compression's casts (DDP's comm hooks,
-  // Horovod's Compression.fp16) and DDP's in-place division of bucket views. HBM bytes per gradient
-  // element before the collective (on the compute stream, as each gradient is produced) and after
-  // it (before the optimizer), at this rate; 0: none.
-  Bandwidth grad_pass_hbm{0};
-  double grad_pass_in_bytes = 0;
-  double grad_pass_out_bytes = 0;
-  // Where the bytes after the collective are paid: false, once at the end of the step, after every
-  // reduction (Horovod's Compression.fp16 decompresses in synchronize()); true, per bucket right
-  // after its collective, overlapping the rest (DDP's comm hook decompresses in its future's
-  // callback, on a stream of its own).
-  bool grad_pass_out_per_bucket = false;
-  bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
 };
 
 struct IterationSetup {
@@ -86,14 +56,6 @@ struct IterationSetup {
   NetworkBackend* network = nullptr;
   std::vector<RankClass> classes;  // empty: one class {all ranks, scale 1, `loader`}
   IterationOverheads overheads;
-};
-
-struct BucketTiming {
-  Bytes bytes;
-  Time ready{0}, start{0}, end{0};
-  const algo::Algorithm* algorithm = nullptr;
-  std::optional<algo::Protocol> protocol;
-  int channels = 1;
 };
 
 struct IterationResult {

@@ -29,6 +29,38 @@ struct OverheadSpec {
   Time node_step_cost{0};
 };
 
+// Per-step overheads as the iteration charges them (sim/step/iteration.cpp, interference.cpp), made
+// from OverheadSpec and the catalog by overhead_setup.cpp; all zero: none.
+struct IterationOverheads {
+  Bandwidth hbm{0};                    // the GPU's HBM; 0: no interference
+  int sm_count = 0;                    // 0: unknown, no SM term
+  int comm_ctas = 0;                   // SMs each collective occupies; 0: its channel count
+  double hbm_bytes_per_wire_byte = 0;  // HBM traffic of a collective per byte it sends
+  double wire_bytes_per_byte = 0;      // bytes a rank sends per byte reduced (ring: 2(n-1)/n)
+  Time launch{0};                      // per collective, before it can start
+  Bandwidth copy_hbm{0};               // DDP's bucket copies at this rate; 0: none (bucket views)
+  // Horovod's fusion-buffer copies at this rate: a response of several tensors is copied into the
+  // buffer and back out around its collective, on the collective's stream; 0: none.
+  Bandwidth fusion_copy_hbm{0};
+  // Bytes of HBM traffic per byte reduced of those passes (Horovod: 4, the copies in and out) and
+  // whether a collective of one tensor pays them too (apex flattens even one; Horovod does not).
+  double fusion_copy_bytes_per_byte = 4;
+  bool fusion_copy_single = false;
+  // Passes over the gradients outside the bucket copies: fp16 compression's casts (DDP's comm hooks,
+  // Horovod's Compression.fp16) and DDP's in-place division of bucket views. HBM bytes per gradient
+  // element before the collective (on the compute stream, as each gradient is produced) and after
+  // it (before the optimizer), at this rate; 0: none.
+  Bandwidth grad_pass_hbm{0};
+  double grad_pass_in_bytes = 0;
+  double grad_pass_out_bytes = 0;
+  // Where the bytes after the collective are paid: false, once at the end of the step, after every
+  // reduction (Horovod's Compression.fp16 decompresses in synchronize()); true, per bucket right
+  // after its collective, overlapping the rest (DDP's comm hook decompresses in its future's
+  // callback, on a stream of its own).
+  bool grad_pass_out_per_bucket = false;
+  bool serialized = false;             // cooperative kernels: no backward compute while a collective runs
+};
+
 // HBM bytes the optimizer step moves per parameter. fp32: SGD with momentum reads param, grad,
 // momentum and writes param, momentum (5 x 4 B = 20); Adam reads param, grad, m, v and writes
 // param, m, v (7 x 4 B = 28). Mixed precision (fp16/bf16 gradients, fp32 master weights, as
