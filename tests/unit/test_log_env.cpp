@@ -152,3 +152,29 @@ TEST_CASE("NCCL's own set-by-environment INFO lines say the choice as the enviro
   CHECK(t.why.find("libmy-tuner.so (not modelled") != std::string::npos);  // the sentence's full stop is not the name's
   CHECK(from_env("h:1:1 [0] NCCL INFO NCCL_TREE_THRESHOLD set by environment to 4194304.").algorithm == "auto");
 }
+
+// Round 4 session 31: the readings above on two real logs that print those lines (AWS's
+// aws-samples/aws-efa-eks README, 2 x p4d on EKS, NCCL 2.8.3 and 2.9.9): "8 coll channels" and
+// every network connection "via NET/AWS Libfabric/<0-3>/GDRDMA". The fit and `collective
+// --compare` take the banner's release and the 8 channels, keep GPUDirect, and see no sockets.
+TEST_CASE("the aws-efa-eks p4d logs: their banner, 8 channels and GDRDMA connections are read as they ran")
+{
+  const InstanceSpec p4d = test::instance("p4d.24xlarge");
+  for (const char* file : {"p4d_2node_16gpu_allreduce_efa_nccl2.8.3_eks_awsefaeks.txt", "p4d_2node_16gpu_allreduce_efa_nccl2.9.9_eks_awsefaeks.txt"}) {
+    INFO(file);
+    const calibrate::NcclLog log = calibrate::read_nccl_log(std::string(DDPSIM_SOURCE_DIR) + "/tests/data/" + file);
+    CHECK(log.ranks == 16);
+    CHECK(log.rows.size() >= 28);
+    REQUIRE(calibrate::log_channels(log));
+    CHECK(*calibrate::log_channels(log) == 8);
+    REQUIRE(calibrate::log_gpudirect(log));
+    CHECK(*calibrate::log_gpudirect(log));
+    CHECK_FALSE(calibrate::log_ran_sockets(log));
+    const InstanceSpec ran = calibrate::as_run(p4d, log);
+    CHECK(ran.nccl_channels == 8);
+    CHECK(ran.nic.gpudirect);
+    CHECK_FALSE(ran.nic.nccl_sockets_on_efa);
+    CHECK(ran.nccl.major == 2);
+    CHECK(ran.nccl.minor == (std::string(file).find("2.8.3") != std::string::npos ? 8 : 9));
+  }
+}
