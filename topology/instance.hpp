@@ -135,6 +135,10 @@ struct InstanceSpec {
   // NCCL flushes each Simple receive that GPUDirect RDMA put in GPU memory (set by apply_transport;
   // topology/transport.hpp nccl_flushes): one more NIC latency per inter-node hop where nic.gpudirect.
   bool nccl_net_flush = false;
+  // libfabric before 1.15 reaches GPU memory over EFA by its read-message protocol and local-read
+  // copies (set by apply_transport; topology/transport.hpp efa_gpu_read_protocol): two more NIC
+  // latencies per inter-node hop for LL128 and Simple, one for LL.
+  bool efa_gpu_read_protocol = false;
   // The network latency the net plugin reports to NCCL (ncclNetProperties_t::latency, set by
   // apply_transport; topology/transport.hpp net_plugin_latency): NCCL's own estimate, the one it
   // chooses by, charges it per network hop (algorithms/nccl_tuning.hpp nccl_estimated_latency).

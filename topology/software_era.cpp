@@ -162,8 +162,57 @@ static constexpr std::array kAwsOfiNccl{
     Release{{1, 21, 1}, {2026, 8, 19}},  // v1.21.1
 };
 
+// The same for github.com/ofiwg/libfabric (release candidates left out; from v1.9.0, before EFA
+// had GPUDirect RDMA: GPU memory over EFA arrived with v1.11). Branches interleave (v1.18.3 and
+// v1.19.1 were tagged after v1.20.0), so release_as_of takes the highest version by a date.
+static constexpr std::array kLibfabric{
+    Release{{1, 9, 0}, {2019, 11, 20}},  // v1.9.0
+    Release{{1, 9, 1}, {2020, 3, 6}},  // v1.9.1
+    Release{{1, 10, 0}, {2020, 4, 23}},  // v1.10.0
+    Release{{1, 10, 1}, {2020, 5, 7}},  // v1.10.1
+    Release{{1, 11, 0}, {2020, 8, 14}},  // v1.11.0
+    Release{{1, 11, 1}, {2020, 10, 9}},  // v1.11.1
+    Release{{1, 11, 2}, {2020, 12, 8}},  // v1.11.2
+    Release{{1, 12, 0}, {2021, 3, 8}},  // v1.12.0
+    Release{{1, 12, 1}, {2021, 4, 1}},  // v1.12.1
+    Release{{1, 13, 0}, {2021, 7, 1}},  // v1.13.0
+    Release{{1, 13, 1}, {2021, 8, 24}},  // v1.13.1
+    Release{{1, 13, 2}, {2021, 10, 15}},  // v1.13.2
+    Release{{1, 14, 0}, {2021, 11, 17}},  // v1.14.0
+    Release{{1, 14, 1}, {2022, 4, 14}},  // v1.14.1
+    Release{{1, 15, 0}, {2022, 4, 29}},  // v1.15.0
+    Release{{1, 15, 1}, {2022, 5, 12}},  // v1.15.1
+    Release{{1, 15, 2}, {2022, 8, 22}},  // v1.15.2
+    Release{{1, 16, 0}, {2022, 9, 29}},  // v1.16.0
+    Release{{1, 16, 1}, {2022, 10, 4}},  // v1.16.1
+    Release{{1, 17, 0}, {2022, 12, 15}},  // v1.17.0
+    Release{{1, 17, 1}, {2023, 3, 3}},  // v1.17.1
+    Release{{1, 18, 0}, {2023, 4, 7}},  // v1.18.0
+    Release{{1, 18, 1}, {2023, 6, 26}},  // v1.18.1
+    Release{{1, 18, 2}, {2023, 8, 31}},  // v1.18.2
+    Release{{1, 18, 3}, {2024, 1, 19}},  // v1.18.3
+    Release{{1, 19, 0}, {2023, 8, 31}},  // v1.19.0
+    Release{{1, 19, 1}, {2024, 1, 19}},  // v1.19.1
+    Release{{1, 20, 0}, {2023, 11, 16}},  // v1.20.0
+    Release{{1, 20, 1}, {2024, 1, 19}},  // v1.20.1
+    Release{{1, 20, 2}, {2024, 3, 28}},  // v1.20.2
+    Release{{1, 21, 0}, {2024, 3, 28}},  // v1.21.0
+    Release{{1, 21, 1}, {2024, 7, 23}},  // v1.21.1
+    Release{{1, 22, 0}, {2024, 7, 23}},  // v1.22.0
+    Release{{2, 0, 0}, {2024, 12, 11}},  // v2.0.0
+    Release{{2, 1, 0}, {2025, 3, 14}},  // v2.1.0
+    Release{{2, 2, 0}, {2025, 6, 27}},  // v2.2.0
+    Release{{2, 3, 0}, {2025, 9, 13}},  // v2.3.0
+    Release{{2, 3, 1}, {2025, 10, 18}},  // v2.3.1
+    Release{{2, 4, 0}, {2025, 12, 12}},  // v2.4.0
+    Release{{2, 5, 0}, {2026, 3, 18}},  // v2.5.0
+    Release{{2, 5, 1}, {2026, 4, 9}},  // v2.5.1
+    Release{{2, 6, 0}, {2026, 6, 19}},  // v2.6.0
+};
+
 std::span<const Release> nccl_releases() { return kNccl; }
 std::span<const Release> aws_ofi_nccl_releases() { return kAwsOfiNccl; }
+std::span<const Release> libfabric_releases() { return kLibfabric; }
 
 std::optional<Release> release_as_of(std::span<const Release> releases, Date d)
 {
@@ -189,6 +238,8 @@ SoftwareAsOf software_as_of(Date d)
   // Before aws-ofi-nccl's first release no plugin existed: NCCL ran its socket transport.
   if (auto r = release_as_of(aws_ofi_nccl_releases(), d)) s.aws_ofi_nccl = to_string(r->version);
   else s.aws_ofi_nccl = "none";
+  const auto lf = release_as_of(libfabric_releases(), d);
+  s.libfabric = to_string(lf ? lf->version : libfabric_releases().front().version);
   s.horovod_pre_2020 = d < kHorovodFastCycle;
   return s;
 }

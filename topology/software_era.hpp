@@ -36,6 +36,8 @@ struct Release {
 std::span<const Release> nccl_releases();
 // aws/aws-ofi-nccl's release tags (v0.9 .. v1.21.1; "-aws" tags carry the same number).
 std::span<const Release> aws_ofi_nccl_releases();
+// ofiwg/libfabric's release tags (v1.9.0 .. v2.6.0), the library under aws-ofi-nccl that drives EFA.
+std::span<const Release> libfabric_releases();
 
 // The newest release (highest version) among those tagged on or before `d`; nullopt when none was.
 std::optional<Release> release_as_of(std::span<const Release> releases, Date d);
@@ -51,6 +53,7 @@ struct SoftwareAsOf {
   Version nccl;                 // the release of that date, or the first public one (2.3.5) before it
   bool nccl_before_source = false;  // the date precedes NCCL 2.3.5: priced as 2.3.5 (see .cpp)
   std::string aws_ofi_nccl;     // a release, or "none" before aws-ofi-nccl's first (v0.9, 2018-11-26)
+  std::string libfabric;        // the release of that date (v1.9.0's, 2019-11-20, before it)
   bool horovod_pre_2020 = false;
 };
 SoftwareAsOf software_as_of(Date d);

@@ -62,6 +62,22 @@ Version aws_ofi_nccl_release(const SoftwareSpec& sw)
   return sw.nccl < kNcclOfOfi16Era ? Version{1, 5, 0} : kDefaultAwsOfiNccl;
 }
 
+Version libfabric_release(const SoftwareSpec& sw)
+{
+  if (Version v; !sw.libfabric.empty() && parse_version(sw.libfabric, v)) return v;
+  const auto releases = nccl_releases();
+  Date tagged = releases.front().tagged;
+  for (const Release& r : releases)
+    if (r.version <= sw.nccl) tagged = std::max(tagged, r.tagged);
+  const auto lf = release_as_of(libfabric_releases(), tagged);
+  return lf ? lf->version : libfabric_releases().front().version;
+}
+
+bool efa_gpu_read_protocol(const NicSpec& nic, const SoftwareSpec& sw)
+{
+  return !uses_sockets(nic, sw) && nic.kind == "efa" && nic.gpudirect && libfabric_release(sw) < kLibfabricGdrcopy;
+}
+
 bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)
 {
   if (uses_sockets(nic, sw) || nic.kind != "efa" || sw.nccl < kNcclReadsProto) return false;
@@ -121,6 +137,7 @@ void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw)
   spec.nccl_net_latency = net_plugin_latency(spec.name, spec.nic, sw);
   spec.nccl_proto_simple = net_plugin_forces_simple(spec.name, spec.nic, sw);
   spec.nccl_net_flush = nccl_flushes(spec, sw);
+  spec.efa_gpu_read_protocol = efa_gpu_read_protocol(spec.nic, sw);
   spec.nccl_buffsize = sw.nccl_buffsize;
   spec.nccl_channels = sw.nccl_channels;
   spec.nccl_net_tuner = !uses_sockets(spec.nic, sw) && spec.nic.kind == "efa" && aws_ofi_nccl_release(sw) >= kOfiRegionTuner;

@@ -23,6 +23,9 @@ struct SoftwareSpec {
   // aws-ofi-nccl: a release, "none" (no plugin: NCCL uses its socket transport), or "" (unset:
   // the release of NCCL's era, aws_ofi_nccl_release below).
   std::string aws_ofi_nccl;
+  // libfabric, the library aws-ofi-nccl drives EFA through: a release, or "" (unset: that of NCCL's
+  // era, libfabric_release below).
+  std::string libfabric;
   std::string efa_installer = "1.38.0";
   int socket_nthreads = -2;   // NCCL_SOCKET_NTHREADS; -2: NCCL's automatic choice
   int nsocks_perthread = -2;  // NCCL_NSOCKS_PERTHREAD; -2: NCCL's automatic choice
@@ -52,9 +55,10 @@ struct TransportSpec {
   bool pod_network = false;
   bool nccl_stated = false;  // the input named software.nccl (else kDefaultNccl is an assumption)
   bool aws_ofi_nccl_stated = false;  // the input named software.aws_ofi_nccl
+  bool libfabric_stated = false;  // the input named software.libfabric
   bool nccl_buffsize_stated = false;  // the input named software.nccl_buffsize (a log's value then yields)
   bool nccl_channels_stated = false;  // the input named software.nccl_channels (a log's count then yields)
-  // software.as_of: the stack of a date; it filled whichever of nccl and aws_ofi_nccl were not named.
+  // software.as_of: the stack of a date; it filled whichever of nccl, aws_ofi_nccl and libfabric were not named.
   std::optional<SoftwareAsOf> as_of;
 };
 
@@ -94,6 +98,29 @@ inline constexpr Version kDefaultAwsOfiNccl{1, 13, 2};
 // The aws-ofi-nccl release the nodes run: software.aws_ofi_nccl, or that of NCCL's era when unset.
 // {0,0,0} for "none".
 Version aws_ofi_nccl_release(const SoftwareSpec& sw);
+// libfabric's EFA provider and GPU memory (github ofiwg/libfabric, prov/efa/src/rxr at the tags and
+// NEWS.md). From v1.11.0 (GPU memory over EFA) to v1.14.x:
+//   - every message sent from GPU memory goes by the read-message protocol, whatever its size
+//     (rxr_msg.c rxr_msg_post_cuda_rtm at v1.13.2: "Currently cuda data must be sent using read
+//     message protocol"): a request packet, the receiver's RDMA read of the sender's GPU buffer, an
+//     end-of-read packet back; the receiver holds the data after three one-way latencies, not one;
+//   - eager data that arrives for a GPU buffer is copied out of the host bounce buffer by a local
+//     RDMA read (commit b6462d6d, 2020-09-19, in v1.11.1; "an expensive operation", 3690a6ed).
+// v1.15.0 (2022-04-29, "Added support of using gdrcopy to copy data from host to device") sends
+// small GPU messages eagerly and copies arrivals with gdrcopy (3e0c423c, 3690a6ed), where the image
+// has gdrcopy (taken so: the DLAMI and AWS's containers install it). NCCL puts every protocol's
+// receive buffer and the Simple and LL128 send buffers in GPU memory under GPUDirect, LL's send
+// buffer in host memory (src/transport/net.cc protoLoc, v2.7.8-1), so on such a stack a network hop
+// costs LL128 and Simple two more NIC latencies and LL one (a local read priced as NCCL prices its
+// flush, itself a local RDMA read: one NIC latency; algorithms/nccl_tuning.cpp nccl_latency).
+inline constexpr Version kLibfabricGdrcopy{1, 15, 0};
+// The libfabric release the nodes run: software.libfabric, or the newest tagged on or before the
+// NCCL release's tag when unset (an upper bound: images lag releases).
+Version libfabric_release(const SoftwareSpec& sw);
+// True when the nodes reach GPU memory over EFA through libfabric's read-message protocol and
+// local-read copies (the rules above): EFA with GPUDirect RDMA, aws-ofi-nccl, libfabric < 1.15.
+bool efa_gpu_read_protocol(const NicSpec& nic, const SoftwareSpec& sw);
+
 // True when the net plugin makes NCCL run the Simple protocol only on `instance` (rules above).
 bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw);
 
@@ -136,7 +163,8 @@ bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareS
 // InfiniBand).
 Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw);
 
-// Sets spec.nccl, spec.nccl_proto_simple, spec.nccl_net_flush and spec.nccl_net_latency from `sw` (the rules above);
+// Sets spec.nccl, spec.nccl_proto_simple, spec.nccl_net_flush, spec.nccl_net_latency and
+// spec.efa_gpu_read_protocol from `sw` (the rules above);
 // apply_transport does it, and so does a log priced with its banner's release.
 void apply_nccl_software(InstanceSpec& spec, const SoftwareSpec& sw);
 

@@ -15,7 +15,7 @@ KeyTable fixed_keys()
       {"", {"name", "description", "engine", "cluster", "model", "training", "compute", "data", "communication",
             "observed", "compiler", "calibration", "overheads", "software"}},
       {"cluster", {"instance", "nodes", "gpus_per_node", "overrides", "startup", "startup_s", "fabric", "degraded", "placement_group", "pod_network"}},
-      {"software", {"nccl", "aws_ofi_nccl", "as_of", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings", "nccl_channels", "nccl_buffsize"}},
+      {"software", {"nccl", "aws_ofi_nccl", "libfabric", "as_of", "efa_installer", "nccl_socket_nthreads", "nccl_nsocks_perthread", "nccl_min_nrings", "nccl_channels", "nccl_buffsize"}},
       {"cluster.fabric",
        {"kind", "nodes_per_leaf", "oversubscription", "switch_latency", "in_network_reduction", "spine_uplinks"}},
       // An instance's fields: the catalog's entries and a scenario's overrides share them.

@@ -29,6 +29,15 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
       t.aws_ofi_nccl_stated = true;
     }
   }
+  if (auto v = r.string(n, "software", "libfabric", false)) {
+    Version ignored;
+    if (!parse_version(*v, ignored))
+      r.error(n["libfabric"], "software.libfabric", "not a version (e.g. 1.13.2)");
+    else {
+      t.software.libfabric = *v;
+      t.libfabric_stated = true;
+    }
+  }
   if (auto v = r.string(n, "software", "as_of", false)) {
     Date d;
     if (!parse_date(*v, d))
@@ -60,6 +69,7 @@ void apply_as_of(TransportSpec& t, Date d)
   t.as_of = software_as_of(d);
   if (!t.nccl_stated) t.software.nccl = t.as_of->nccl;
   if (!t.aws_ofi_nccl_stated) t.software.aws_ofi_nccl = t.as_of->aws_ofi_nccl;
+  if (!t.libfabric_stated) t.software.libfabric = t.as_of->libfabric;
 }
 
 std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst)
@@ -104,6 +114,7 @@ std::string as_of_note(const TransportSpec& t, bool horovod)
     note += ", no aws-ofi-nccl (its first release is v0.9, 2018-11-26: NCCL's sockets on EFA too)";
   else
     note += ", aws-ofi-nccl " + a.aws_ofi_nccl;
+  note += ", libfabric " + (t.libfabric_stated ? t.software.libfabric + " (stated)" : a.libfabric);
   if (horovod)
     note += std::string(", Horovod's ") + (a.horovod_pre_2020 ? "pre-2020" : "post-2020") +
             " defaults unless training.horovod.defaults names them";
@@ -129,6 +140,11 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       if (value != "none" && !parse_version(value, ignored)) bad("not a version or none");
       t.software.aws_ofi_nccl = value;
       t.aws_ofi_nccl_stated = true;
+    } else if (key == "libfabric") {
+      Version ignored;
+      if (!parse_version(value, ignored)) bad("not a version");
+      t.software.libfabric = value;
+      t.libfabric_stated = true;
     } else if (key == "as_of") {
       Date d;
       if (!parse_date(value, d)) bad("not a date (YYYY-MM or YYYY-MM-DD)");
@@ -160,11 +176,11 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       t.software.nccl_buffsize = b;
       t.nccl_buffsize_stated = true;
     } else {
-      bad("unknown key (nccl, aws_ofi_nccl, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
+      bad("unknown key (nccl, aws_ofi_nccl, libfabric, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
           "nccl_channels, nccl_buffsize)");
     }
   }
-  if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl or aws_ofi_nccl wins wherever it stands
+  if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl, aws_ofi_nccl or libfabric wins wherever it stands
   return t;
 }
 
