@@ -185,6 +185,8 @@ class CollectiveCommand final : public Command {
     if (const std::string note = pod_network_note(transport, spec); !note.empty()) std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = rail_striping_note(transport, spec); !note.empty() && opt_.nodes > 1)
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
+    if (const std::string note = libfabric_note(transport, spec); !note.empty() && opt_.nodes > 1)
+      std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport.
     if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic, gpn);
     if (opt_.algo == "parameter-server") spec.nic = nic_for_library("ps", spec.nic, gpn);

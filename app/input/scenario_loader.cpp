@@ -133,7 +133,7 @@ sim::ScenarioSpec parse_scenario_node(const std::string& name, const YAML::Node&
   section("cluster", true, [&](const YAML::Node& n) { read_cluster(r, n, catalog, transport, s.cluster); });
   s.cluster.software_stated = transport.nccl_stated || transport.as_of.has_value();
   for (std::string note : {as_of_note(transport), pod_network_note(transport, s.cluster.instance),
-                            rail_striping_note(transport, s.cluster.instance)})
+                            rail_striping_note(transport, s.cluster.instance), libfabric_note(transport, s.cluster.instance)})
     if (!note.empty()) s.cluster.software_notes.push_back(std::move(note));
   section("model", true, [&](const YAML::Node& n) { read_model(r, n, catalog, s.model); });
   // software.as_of also dates Horovod's defaults; training.horovod.defaults, read next, overrides them.

@@ -96,6 +96,18 @@ std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst)
   return o.str();
 }
 
+std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst)
+{
+  if (!inst.efa_gpu_read_protocol || !inst.nic.gpudirect) return "";
+  std::ostringstream o;
+  o << "network: libfabric " << to_string(libfabric_release(t.software))
+    << (t.libfabric_stated ? " (stated)" : t.as_of ? " (software.as_of)" : " (of NCCL " + to_string(t.software.nccl) + "'s era; software.libfabric names one)")
+    << " sends GPU memory over EFA by its read-message protocol and copies arrivals into GPU memory with a local "
+       "RDMA read (before 1.15, which brought gdrcopy): each network hop costs LL128 and Simple two more NIC latencies, "
+       "LL one (docs/model.md \"Transports\")";
+  return o.str();
+}
+
 std::string as_of_note(const TransportSpec& t, bool horovod)
 {
   if (!t.as_of) return "";

@@ -27,6 +27,9 @@ std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst);
 // An aws-ofi-nccl that stripes every message above 8 KiB over a GPU's NICs (1.7.0-1.7.3 on p5,
 // topology/transport.hpp), as a report note ("" otherwise): a cost ddpsim does not price.
 std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst);
+// A libfabric before 1.15 under GPUDirect over EFA (topology/transport.hpp efa_gpu_read_protocol),
+// as a report note ("" otherwise): which release, whether stated, and what it adds per network hop.
+std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst);
 
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.

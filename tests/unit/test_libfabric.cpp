@@ -96,6 +96,14 @@ TEST_CASE("libfabric before 1.15: GPU memory over EFA costs LL128 and Simple two
   CHECK_FALSE(efa_gpu_read_protocol(instance("p4d.24xlarge").nic, sockets));
   CHECK_FALSE(with("dgx-a100", old).efa_gpu_read_protocol);
   CHECK_FALSE(with("p5.48xlarge", SoftwareSpec{}).efa_gpu_read_protocol);  // today's stack
+  // A log whose EFA connections lack /GDRDMA is priced host-staged after the software is applied:
+  // no GPU memory on the wire, so no read protocol either.
+  InstanceSpec staged = p4d_old;
+  staged.nic.gpudirect = false;
+  InstanceSpec staged_new = p4d_new;
+  staged_new.nic.gpudirect = false;
+  CHECK(nccl_latency(NcclFamily::ring, Protocol::ll128, hops, Topology(staged, 2, 8)) ==
+        nccl_latency(NcclFamily::ring, Protocol::ll128, hops, Topology(staged_new, 2, 8)));
 }
 
 TEST_CASE("software.libfabric: the scenario key, --software and as_of, and bad values as errors at their field")
@@ -103,6 +111,17 @@ TEST_CASE("software.libfabric: the scenario key, --software and as_of, and bad v
   const TransportSpec t = app::parse_transport_option("--software", "nccl=2.21.5,libfabric=1.13.2");
   CHECK(t.software.libfabric == "1.13.2");
   CHECK(t.libfabric_stated);
+  // The report says so where it prices it, and names the release and where it came from.
+  InstanceSpec p4d = instance("p4d.24xlarge");
+  apply_transport(p4d, t);
+  CHECK(app::libfabric_note(t, p4d).find("libfabric 1.13.2 (stated)") != std::string::npos);
+  const TransportSpec era = app::parse_transport_option("--software", "nccl=2.9.9");
+  InstanceSpec p4d_era = instance("p4d.24xlarge");
+  apply_transport(p4d_era, era);
+  CHECK(app::libfabric_note(era, p4d_era).find("of NCCL 2.9.9's era") != std::string::npos);
+  InstanceSpec today = instance("p4d.24xlarge");
+  apply_transport(today, TransportSpec{});
+  CHECK(app::libfabric_note(TransportSpec{}, today).empty());
   CHECK_THROWS_WITH(app::parse_transport_option("--software", "libfabric=new"),
                     Catch::Contains("--software") && Catch::Contains("libfabric=new") && Catch::Contains("not a version"));
 
@@ -120,4 +139,5 @@ TEST_CASE("software.libfabric: the scenario key, --software and as_of, and bad v
   std::string notes;
   for (const std::string& n : dated.cluster.software_notes) notes += n + "\n";
   CHECK(notes.find("libfabric 1.12.1") != std::string::npos);
+  CHECK(notes.find("read-message protocol") != std::string::npos);
 }
