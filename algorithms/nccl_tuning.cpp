@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "topology/topology.hpp"
+#include "topology/transport.hpp"
 
 namespace ddpsim::algo {
 namespace {
@@ -140,9 +141,8 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
   int per_hop = p == Protocol::simple && inst.nccl_net_flush && inst.nic.gpudirect ? 2 : 1;
   // libfabric before 1.15 (topology/transport.hpp efa_gpu_read_protocol): a send from GPU memory
   // (LL128, Simple) waits for the receiver's RDMA read, request and response; an LL arrival for a
-  // GPU buffer for a local read, priced as the flush above. Not where a log showed the route
-  // host-staged after the software was applied (gpudirect cleared: no GPU memory on the wire).
-  if (inst.efa_gpu_read_protocol && inst.nic.gpudirect) per_hop += p == Protocol::ll ? 1 : 2;
+  // GPU buffer for a local read, priced as the flush above.
+  if (efa_read_protocol_priced(inst)) per_hop += p == Protocol::ll ? 1 : 2;
   const Time inter = inst.nic.latency * (hops.inter * per_hop);
   if (family == NcclFamily::nvls)  // tuning.cc: NVLS 25 us inside a node, 18 us as NVLSTree's intra part
     return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + inter;

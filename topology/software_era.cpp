@@ -222,6 +222,20 @@ std::optional<Release> release_as_of(std::span<const Release> releases, Date d)
   return best;
 }
 
+Version libfabric_as_of(Date d)
+{
+  const auto r = release_as_of(libfabric_releases(), d);
+  return r ? r->version : libfabric_releases().front().version;
+}
+
+Version libfabric_of_nccl(const Version& nccl)
+{
+  Date tagged = nccl_releases().front().tagged;
+  for (const Release& r : nccl_releases())
+    if (r.version <= nccl) tagged = std::max(tagged, r.tagged);
+  return libfabric_as_of(tagged);
+}
+
 SoftwareAsOf software_as_of(Date d)
 {
   SoftwareAsOf s;
@@ -238,8 +252,7 @@ SoftwareAsOf software_as_of(Date d)
   // Before aws-ofi-nccl's first release no plugin existed: NCCL ran its socket transport.
   if (auto r = release_as_of(aws_ofi_nccl_releases(), d)) s.aws_ofi_nccl = to_string(r->version);
   else s.aws_ofi_nccl = "none";
-  const auto lf = release_as_of(libfabric_releases(), d);
-  s.libfabric = to_string(lf ? lf->version : libfabric_releases().front().version);
+  s.libfabric = to_string(libfabric_as_of(d));
   s.horovod_pre_2020 = d < kHorovodFastCycle;
   return s;
 }

@@ -41,6 +41,10 @@ std::span<const Release> libfabric_releases();
 
 // The newest release (highest version) among those tagged on or before `d`; nullopt when none was.
 std::optional<Release> release_as_of(std::span<const Release> releases, Date d);
+// The libfabric of a date (its first tagged release, v1.9.0, before any), and of an NCCL release's
+// era: the newest tagged on or before that release's tag (an upper bound: images lag releases).
+Version libfabric_as_of(Date d);
+Version libfabric_of_nccl(const Version& nccl);
 
 // Horovod v0.21.0 (CHANGELOG.md, 2020-11-23; PR #2468) changed the default cycle time from 5 ms
 // to 1 ms and the fusion threshold from 64 MB to 128 MB: a date before it means the pre-2020

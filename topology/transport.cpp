@@ -65,13 +65,10 @@ Version aws_ofi_nccl_release(const SoftwareSpec& sw)
 Version libfabric_release(const SoftwareSpec& sw)
 {
   if (Version v; !sw.libfabric.empty() && parse_version(sw.libfabric, v)) return v;
-  const auto releases = nccl_releases();
-  Date tagged = releases.front().tagged;
-  for (const Release& r : releases)
-    if (r.version <= sw.nccl) tagged = std::max(tagged, r.tagged);
-  const auto lf = release_as_of(libfabric_releases(), tagged);
-  return lf ? lf->version : libfabric_releases().front().version;
+  return libfabric_of_nccl(sw.nccl);
 }
+
+bool efa_read_protocol_priced(const InstanceSpec& inst) { return inst.efa_gpu_read_protocol && inst.nic.gpudirect; }
 
 bool efa_gpu_read_protocol(const NicSpec& nic, const SoftwareSpec& sw)
 {

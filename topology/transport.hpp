@@ -120,6 +120,9 @@ Version libfabric_release(const SoftwareSpec& sw);
 // True when the nodes reach GPU memory over EFA through libfabric's read-message protocol and
 // local-read copies (the rules above): EFA with GPUDirect RDMA, aws-ofi-nccl, libfabric < 1.15.
 bool efa_gpu_read_protocol(const NicSpec& nic, const SoftwareSpec& sw);
+// Whether a price pays it on `inst`: set by the software, and GPUDirect still on (a log that shows
+// the route host-staged clears nic.gpudirect after the software was applied).
+bool efa_read_protocol_priced(const InstanceSpec& inst);
 
 // True when the net plugin makes NCCL run the Simple protocol only on `instance` (rules above).
 bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw);

@@ -98,7 +98,7 @@ std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst)
 
 std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst)
 {
-  if (!inst.efa_gpu_read_protocol || !inst.nic.gpudirect) return "";
+  if (!efa_read_protocol_priced(inst)) return "";
   std::ostringstream o;
   o << "network: libfabric " << to_string(libfabric_release(t.software))
     << (t.libfabric_stated ? " (stated)" : t.as_of ? " (software.as_of)" : " (of NCCL " + to_string(t.software.nccl) + "'s era; software.libfabric names one)")
