@@ -210,6 +210,45 @@ static constexpr std::array kLibfabric{
     Release{{2, 6, 0}, {2026, 6, 19}},  // v2.6.0
 };
 
+// AWS's EFA installer and its libfabric (software_era.hpp). Read 2026-12-07 in
+// aws/aws-parallelcluster-cookbook at f75d84c3 (CHANGELOG.md; the ParallelCluster release of each
+// entry in the comment), in aws/aws-ofi-nccl #33 (2020-05-12, efa_installed_packages) and in the
+// EC2 User Guide's "Elastic Fabric Adapter release notes" (efa-changelog, the rows named).
+static constexpr std::array kEfaInstaller{
+    InstallerRelease{{1, 7, 0}, {1, 8, 1}},  // aws-ofi-nccl #33: libfabric-aws-1.8.1amzn1.2
+    InstallerRelease{{1, 7, 1}, {1, 8, 1}},  // ParallelCluster 2.5.1: libfabric-aws-1.8.1amzn1.3
+    InstallerRelease{{1, 8, 3}, {1, 9, 0}},  // 2.6.0: libfabric-aws-1.9.0amzn1.1
+    InstallerRelease{{1, 8, 4}, {1, 9, 0}},  // 2.6.2, 2.7.0: no change
+    InstallerRelease{{1, 9, 4}, {1, 10, 1}},  // 2.8.0: libfabric-1.10.1amzn1.1
+    InstallerRelease{{1, 9, 5}, {1, 10, 1}},  // 2.9.0: no change
+    InstallerRelease{{1, 10, 1}, {1, 11, 1}},  // 2.10.0: libfabric-1.11.1amzn1.1
+    InstallerRelease{{1, 11, 1}, {1, 11, 1}},  // 2.10.1: libfabric-1.11.1amzn1.0
+    InstallerRelease{{1, 11, 2}, {1, 11, 1}},  // 2.10.3: no change
+    InstallerRelease{{1, 12, 2}, {1, 11, 2}},  // 2.11.0: libfabric-1.11.2amzon1.1-1
+    InstallerRelease{{1, 12, 3}, {1, 11, 2}},  // 2.11.1: efa-config and kernel module only
+    InstallerRelease{{1, 13, 0}, {1, 13, 0}},  // 3.0.0: libfabric v1.13.0amzn1.0
+    InstallerRelease{{1, 14, 1}, {1, 13, 2}},  // 2.11.3, 3.0.2: libfabric-1.13.2 ("GDR support by default")
+    InstallerRelease{{1, 17, 2}, {1, 16, 0}},  // 3.2.0: libfabric-aws-1.16.0~amzn2.0-1
+    InstallerRelease{{1, 18, 0}, {1, 16, 0}},  // 3.1.5, 3.3.0: libfabric-aws-1.16.0~amzn4.0-1
+    InstallerRelease{{1, 20, 0}, {1, 16, 1}},  // 3.4.0: libfabric-aws-1.16.1
+    InstallerRelease{{1, 21, 0}, {1, 16, 1}},  // 3.5.0: libfabric-aws-1.16.1amzn3.0-1
+    InstallerRelease{{1, 22, 0}, {1, 17, 0}},  // 3.5.1: libfabric-aws-1.17.0-1
+    InstallerRelease{{1, 22, 1}, {1, 17, 1}},  // 3.6.0: libfabric-aws-1.17.1-1
+    InstallerRelease{{1, 25, 1}, {1, 18, 1}},  // 3.7.0: libfabric-aws-1.18.1-1
+    InstallerRelease{{1, 26, 1}, {1, 18, 2}},  // 3.7.1: libfabric-aws-1.18.2-1
+    InstallerRelease{{1, 29, 1}, {1, 19, 0}},  // 3.8.0: libfabric-aws-1.19.0-1
+    InstallerRelease{{1, 30, 0}, {1, 19, 0}},  // 3.9.0: libfabric-aws-1.19.0
+    InstallerRelease{{1, 32, 0}, {1, 21, 0}},  // 3.10.0: libfabric-aws-1.21.0-1
+    InstallerRelease{{1, 34, 0}, {1, 22, 0}},  // 3.11.0: libfabric-aws-1.22.0-1
+    InstallerRelease{{1, 40, 0}, {2, 1, 0}},  // efa-changelog: libfabric 2.1.0amzn2.0
+    InstallerRelease{{1, 42, 0}, {2, 1, 0}},  // efa-changelog: 2.1.0amzn3.0
+    InstallerRelease{{1, 43, 0}, {2, 1, 0}},  // efa-changelog: 2.1.0amzn4.0
+    InstallerRelease{{1, 43, 1}, {2, 1, 0}},  // efa-changelog: 2.1.0amzn5.0
+    InstallerRelease{{1, 49, 0}, {2, 4, 0}},  // efa-changelog: 2.4.0amzn5.0
+    InstallerRelease{{1, 50, 0}, {2, 6, 0}},  // efa-changelog: 2.6.0amzn1.0 (2026-08-21)
+    InstallerRelease{{1, 51, 0}, {2, 7, 0}},  // efa-changelog: 2.7.0amzn2.0 (2026-10-22)
+};
+
 std::span<const Release> nccl_releases() { return kNccl; }
 std::span<const Release> aws_ofi_nccl_releases() { return kAwsOfiNccl; }
 std::span<const Release> libfabric_releases() { return kLibfabric; }
@@ -234,6 +273,16 @@ Version libfabric_of_nccl(const Version& nccl)
   for (const Release& r : nccl_releases())
     if (r.version <= nccl) tagged = std::max(tagged, r.tagged);
   return libfabric_as_of(tagged);
+}
+
+std::span<const InstallerRelease> efa_installer_releases() { return kEfaInstaller; }
+
+InstallerLibfabric libfabric_of_efa_installer(const Version& installer)
+{
+  const InstallerRelease* at = &kEfaInstaller.front();
+  for (const InstallerRelease& r : kEfaInstaller)
+    if (r.installer <= installer) at = &r;
+  return {at->libfabric, at->installer};
 }
 
 SoftwareAsOf software_as_of(Date d)

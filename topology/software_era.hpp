@@ -46,6 +46,25 @@ std::optional<Release> release_as_of(std::span<const Release> releases, Date d);
 Version libfabric_as_of(Date d);
 Version libfabric_of_nccl(const Version& nccl);
 
+// AWS's EFA installer (software.efa_installer) and the libfabric it installs, as AWS lists them:
+// every "Upgrade EFA installer to ..." entry of aws/aws-parallelcluster-cookbook's CHANGELOG.md
+// with its Libfabric line (ParallelCluster 2.5.1 - 3.11.0), the installed-packages list quoted in
+// aws/aws-ofi-nccl #33 (1.7.0), and the rows of AWS's EFA release notes seen (EC2 User Guide,
+// efa-changelog: 1.40.0 - 1.51.0). AWS builds its own libfabric ("1.11.1amzn1.0"); it is priced
+// as the upstream release of that number (the read-message rule in topology/transport.hpp).
+struct InstallerRelease {
+  Version installer;
+  Version libfabric;
+};
+std::span<const InstallerRelease> efa_installer_releases();
+// The libfabric of an installer: that of the installer listed, else of the newest one listed
+// below it (`listed` names which; an installer older than any listed gets the oldest's).
+struct InstallerLibfabric {
+  Version libfabric;
+  Version listed;
+};
+InstallerLibfabric libfabric_of_efa_installer(const Version& installer);
+
 // Horovod v0.21.0 (CHANGELOG.md, 2020-11-23; PR #2468) changed the default cycle time from 5 ms
 // to 1 ms and the fusion threshold from 64 MB to 128 MB: a date before it means the pre-2020
 // defaults (`training.horovod.defaults`).

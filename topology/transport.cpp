@@ -65,6 +65,7 @@ Version aws_ofi_nccl_release(const SoftwareSpec& sw)
 Version libfabric_release(const SoftwareSpec& sw)
 {
   if (Version v; !sw.libfabric.empty() && parse_version(sw.libfabric, v)) return v;
+  if (Version v; !sw.efa_installer.empty() && parse_version(sw.efa_installer, v)) return libfabric_of_efa_installer(v).libfabric;
   return libfabric_of_nccl(sw.nccl);
 }
 

@@ -23,10 +23,12 @@ struct SoftwareSpec {
   // aws-ofi-nccl: a release, "none" (no plugin: NCCL uses its socket transport), or "" (unset:
   // the release of NCCL's era, aws_ofi_nccl_release below).
   std::string aws_ofi_nccl;
-  // libfabric, the library aws-ofi-nccl drives EFA through: a release, or "" (unset: that of NCCL's
-  // era, libfabric_release below).
+  // libfabric, the library aws-ofi-nccl drives EFA through: a release, or "" (unset: that of the
+  // EFA installer, else of NCCL's era; libfabric_release below).
   std::string libfabric;
-  std::string efa_installer = "1.38.0";
+  // AWS's EFA installer: a release, or "" (unset). It decides libfabric where that is not named
+  // (libfabric_of_efa_installer, topology/software_era.hpp).
+  std::string efa_installer;
   int socket_nthreads = -2;   // NCCL_SOCKET_NTHREADS; -2: NCCL's automatic choice
   int nsocks_perthread = -2;  // NCCL_NSOCKS_PERTHREAD; -2: NCCL's automatic choice
   // NCCL_MIN_NRINGS (NCCL < 2.5; NCCL_MIN_NCHANNELS since): each ring (channel) opens its own
@@ -114,8 +116,9 @@ Version aws_ofi_nccl_release(const SoftwareSpec& sw);
 // costs LL128 and Simple two more NIC latencies and LL one (a local read priced as NCCL prices its
 // flush, itself a local RDMA read: one NIC latency; algorithms/nccl_tuning.cpp nccl_latency).
 inline constexpr Version kLibfabricGdrcopy{1, 15, 0};
-// The libfabric release the nodes run: software.libfabric, or the newest tagged on or before the
-// NCCL release's tag when unset (an upper bound: images lag releases).
+// The libfabric release the nodes run: software.libfabric, else the EFA installer's
+// (software.efa_installer, as AWS lists it), else the newest tagged on or before the NCCL
+// release's tag (an upper bound: images lag releases).
 Version libfabric_release(const SoftwareSpec& sw);
 // True when the nodes reach GPU memory over EFA through libfabric's read-message protocol and
 // local-read copies (the rules above): EFA with GPUDirect RDMA, aws-ofi-nccl, libfabric < 1.15.

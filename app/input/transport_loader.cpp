@@ -38,6 +38,13 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
       t.libfabric_stated = true;
     }
   }
+  if (auto v = r.string(n, "software", "efa_installer", false)) {
+    Version ignored;
+    if (!parse_version(*v, ignored))
+      r.error(n["efa_installer"], "software.efa_installer", "not a version (e.g. 1.11.2)");
+    else
+      t.software.efa_installer = *v;
+  }
   if (auto v = r.string(n, "software", "as_of", false)) {
     Date d;
     if (!parse_date(*v, d))
@@ -45,7 +52,6 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
     else
       apply_as_of(t, d);
   }
-  if (auto v = r.string(n, "software", "efa_installer", false)) t.software.efa_installer = *v;
   if (auto v = r.integer(n, "software", "nccl_socket_nthreads", false, 1, 16)) t.software.socket_nthreads = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_nsocks_perthread", false, 1, 64)) t.software.nsocks_perthread = static_cast<int>(*v);
   if (auto v = r.integer(n, "software", "nccl_min_nrings", false, 1, 64)) t.software.min_nrings = static_cast<int>(*v);
@@ -69,7 +75,22 @@ void apply_as_of(TransportSpec& t, Date d)
   t.as_of = software_as_of(d);
   if (!t.nccl_stated) t.software.nccl = t.as_of->nccl;
   if (!t.aws_ofi_nccl_stated) t.software.aws_ofi_nccl = t.as_of->aws_ofi_nccl;
-  if (!t.libfabric_stated) t.software.libfabric = t.as_of->libfabric;
+  // A named EFA installer says which libfabric more closely than a date does.
+  if (!t.libfabric_stated && t.software.efa_installer.empty()) t.software.libfabric = t.as_of->libfabric;
+}
+
+std::string libfabric_origin(const TransportSpec& t)
+{
+  if (t.libfabric_stated) return "stated";
+  if (Version v; !t.software.efa_installer.empty() && parse_version(t.software.efa_installer, v)) {
+    const InstallerLibfabric of = libfabric_of_efa_installer(v);
+    std::string s = "of EFA installer " + t.software.efa_installer;
+    if (of.listed != v)
+      s += std::string(", not listed: that of ") + (of.listed < v ? "the nearest listed below it, " : "the oldest listed, ") + to_string(of.listed);
+    return s + "; AWS's lists, topology/software_era.cpp";
+  }
+  if (t.as_of) return "software.as_of";
+  return "of NCCL " + to_string(t.software.nccl) + "'s era; software.libfabric or software.efa_installer names one";
 }
 
 std::string pod_network_note(const TransportSpec& t, const InstanceSpec& inst)
@@ -101,7 +122,7 @@ std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst)
   if (!efa_read_protocol_priced(inst)) return "";
   std::ostringstream o;
   o << "network: libfabric " << to_string(libfabric_release(t.software))
-    << (t.libfabric_stated ? " (stated)" : t.as_of ? " (software.as_of)" : " (of NCCL " + to_string(t.software.nccl) + "'s era; software.libfabric names one)")
+    << " (" << libfabric_origin(t) << ")"
     << " sends GPU memory over EFA by its read-message protocol and copies arrivals into GPU memory with a local "
        "RDMA read (before 1.15, which brought gdrcopy): each network hop costs LL128 and Simple two more NIC latencies, "
        "LL one (docs/model.md \"Transports\")";
@@ -126,7 +147,9 @@ std::string as_of_note(const TransportSpec& t, bool horovod)
     note += ", no aws-ofi-nccl (its first release is v0.9, 2018-11-26: NCCL's sockets on EFA too)";
   else
     note += ", aws-ofi-nccl " + a.aws_ofi_nccl;
-  note += ", libfabric " + (t.libfabric_stated ? t.software.libfabric + " (stated)" : a.libfabric);
+  note += ", libfabric " + (t.libfabric_stated || !t.software.efa_installer.empty()
+                                 ? to_string(libfabric_release(t.software)) + " (" + libfabric_origin(t) + ")"
+                                 : a.libfabric);
   if (horovod)
     note += std::string(", Horovod's ") + (a.horovod_pre_2020 ? "pre-2020" : "post-2020") +
             " defaults unless training.horovod.defaults names them";
@@ -157,6 +180,10 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       if (!parse_version(value, ignored)) bad("not a version");
       t.software.libfabric = value;
       t.libfabric_stated = true;
+    } else if (key == "efa_installer") {
+      Version ignored;
+      if (!parse_version(value, ignored)) bad("not a version");
+      t.software.efa_installer = value;
     } else if (key == "as_of") {
       Date d;
       if (!parse_date(value, d)) bad("not a date (YYYY-MM or YYYY-MM-DD)");
@@ -188,11 +215,11 @@ TransportSpec parse_transport_option(const std::string& option, const std::strin
       t.software.nccl_buffsize = b;
       t.nccl_buffsize_stated = true;
     } else {
-      bad("unknown key (nccl, aws_ofi_nccl, libfabric, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
+      bad("unknown key (nccl, aws_ofi_nccl, libfabric, efa_installer, as_of, placement_group, pod_network, nccl_socket_nthreads, nccl_nsocks_perthread, nccl_min_nrings, "
           "nccl_channels, nccl_buffsize)");
     }
   }
-  if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl, aws_ofi_nccl or libfabric wins wherever it stands
+  if (as_of) apply_as_of(t, *as_of);  // after the loop: a named nccl, aws_ofi_nccl, libfabric or efa_installer wins wherever it stands
   return t;
 }
 

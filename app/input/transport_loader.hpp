@@ -14,8 +14,8 @@ namespace ddpsim::app {
 
 TransportSpec read_transport(Reader& r, const YAML::Node& root);
 
-// software.as_of: fills whichever of NCCL and aws-ofi-nccl `t` does not name with the stack of `d`
-// (topology/software_era.hpp).
+// software.as_of: fills whichever of NCCL, aws-ofi-nccl and libfabric `t` does not name with the
+// stack of `d` (topology/software_era.hpp); a named EFA installer decides libfabric instead.
 void apply_as_of(TransportSpec& t, Date d);
 // What software.as_of resolved to, as a report note ("" without it); `horovod`: say which of
 // Horovod's defaults the date implies (a scenario's note; not a single collective's).
@@ -30,6 +30,10 @@ std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst)
 // A libfabric before 1.15 under GPUDirect over EFA (topology/transport.hpp efa_gpu_read_protocol),
 // as a report note ("" otherwise): which release, whether stated, and what it adds per network hop.
 std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst);
+// Where the nodes' libfabric release came from, as the notes say it: "stated", "of EFA installer
+// 1.11.2; ..." (software.efa_installer, and which listed installer it was read from), "software.as_of",
+// or NCCL's era.
+std::string libfabric_origin(const TransportSpec& t);
 
 // `ddpsim collective`'s spelling: "nccl=2.4.6,aws_ofi_nccl=none,placement_group=true,nccl_buffsize=8M".
 // Throws UserError naming `option` on a bad entry.

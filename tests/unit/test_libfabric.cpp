@@ -141,3 +141,56 @@ TEST_CASE("software.libfabric: the scenario key, --software and as_of, and bad v
   CHECK(notes.find("libfabric 1.12.1") != std::string::npos);
   CHECK(notes.find("read-message protocol") != std::string::npos);
 }
+
+TEST_CASE("software.efa_installer: AWS's lists say which libfabric an installer put on the nodes")
+{
+  // The list: installers in order, and the libfabric they install never goes back.
+  const auto list = efa_installer_releases();
+  REQUIRE(list.size() > 25);
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    CHECK(list[i - 1].installer < list[i].installer);
+    CHECK(list[i - 1].libfabric <= list[i].libfabric);
+  }
+  // Rows as their sources give them (aws-parallelcluster-cookbook CHANGELOG.md; aws-ofi-nccl #33).
+  CHECK(libfabric_of_efa_installer(v("1.7.0")).libfabric == Version{1, 8, 1});
+  CHECK(libfabric_of_efa_installer(v("1.11.2")).libfabric == Version{1, 11, 1});
+  CHECK(libfabric_of_efa_installer(v("1.14.1")).libfabric == Version{1, 13, 2});
+  CHECK(libfabric_of_efa_installer(v("1.17.2")).libfabric == Version{1, 16, 0});
+  // An installer not listed takes the nearest listed below it, and says which.
+  const InstallerLibfabric eks = libfabric_of_efa_installer(v("1.28.0"));  // the EKS p5 log's
+  CHECK(eks.listed == Version{1, 26, 1});
+  CHECK(eks.libfabric == Version{1, 18, 2});
+  CHECK(libfabric_of_efa_installer(v("1.5.0")).listed == Version{1, 7, 0});  // older than any: the oldest
+
+  // It decides the price where libfabric is not named: p4d with an installer before 1.17 (libfabric
+  // before 1.15) pays the read protocol, after it not, whatever NCCL's era says; a named libfabric wins.
+  const auto p4d = [](const char* software) {
+    const TransportSpec t = app::parse_transport_option("--software", software);
+    InstanceSpec inst = instance("p4d.24xlarge");
+    apply_transport(inst, t);
+    return std::pair{t, inst};
+  };
+  CHECK(p4d("efa_installer=1.12.2").second.efa_gpu_read_protocol);          // NCCL 2.21.5's era alone would not
+  CHECK_FALSE(p4d("nccl=2.8.3,efa_installer=1.18.0").second.efa_gpu_read_protocol);  // NCCL's era alone would
+  CHECK_FALSE(p4d("efa_installer=1.12.2,libfabric=1.15.0").second.efa_gpu_read_protocol);
+  // ... and over a date, which is a coarser statement of the same thing.
+  CHECK_FALSE(p4d("as_of=2021-06,efa_installer=1.22.0").second.efa_gpu_read_protocol);
+  // The notes say where the release came from.
+  const auto [listed, listed_inst] = p4d("efa_installer=1.11.2");
+  CHECK(app::libfabric_note(listed, listed_inst).find("libfabric 1.11.1 (of EFA installer 1.11.2;") != std::string::npos);
+  const auto [near, near_inst] = p4d("efa_installer=1.16.0");
+  CHECK(app::libfabric_note(near, near_inst).find("not listed: that of the nearest listed below it, 1.14.1") != std::string::npos);
+  const auto [dated, dated_inst] = p4d("as_of=2021-03,efa_installer=1.12.2");
+  CHECK(app::as_of_note(dated).find("libfabric 1.11.2 (of EFA installer 1.12.2;") != std::string::npos);
+  CHECK_THROWS_WITH(app::parse_transport_option("--software", "efa_installer=latest"),
+                    Catch::Contains("efa_installer=latest") && Catch::Contains("not a version"));
+
+  // The scenario key, with a located error for a bad value.
+  const std::string base = "name: t\ncluster:\n  instance: p4d.24xlarge\n  nodes: [2]\nmodel:\n  preset: resnet50\n"
+                           "training:\n  framework: pytorch-ddp\n  batch_per_gpu: 64\n  samples: 128000\n";
+  const auto load = [&](const std::string& software) { return app::parse_scenario("s.yaml", base + "software:\n" + software, catalog()); };
+  CHECK(load("  efa_installer: 1.11.2\n").cluster.instance.efa_gpu_read_protocol);
+  CHECK_FALSE(load("  efa_installer: 1.30.0\n").cluster.instance.efa_gpu_read_protocol);
+  CHECK_THROWS_WITH(load("  efa_installer: latest\n"), Catch::Contains("s.yaml:") && Catch::Contains("software.efa_installer") &&
+                                                          Catch::Contains("not a version"));
+}
