@@ -134,7 +134,15 @@ HopCount RingAllReduce::latency_hops(const Request& req) const
   const int p = static_cast<int>(req.ranks.size());
   const int n = static_cast<int>(ranks_by_node(req).size());
   const int k = req.op == CollectiveOp::all_reduce ? 2 : 1;
-  return HopCount{k * (p - 1) - k * (n - 1), k * (n - 1)};
+  // The chunk that finishes last passes k (p - 1) consecutive edges of the ring, all of its p
+  // edges but one per pass; where the one it skips lies inside a node (any node of two or more
+  // ranks has such an edge), it crosses every one of the n node boundaries on each pass: k n
+  // network hops, not k (n - 1). NCCL's tuning.cc counts 2 nNodes for an all-reduce up to 2.22
+  // (2 (nNodes - 1) from v2.23.4-1, its estimate: nccl_estimated_hops), and so does aws-ofi-nccl's
+  // own model of EFA (src/tuner/nccl_ofi_model.c, 2023-12 to 2025-03: num_internode_steps =
+  // 2 * num_nodes). At most every edge when each node holds one rank.
+  const int inter = n > 1 ? std::min(k * n, k * (p - 1)) : 0;
+  return HopCount{k * (p - 1) - inter, inter};
 }
 
 }  // namespace ddpsim::algo

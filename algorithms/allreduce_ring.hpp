@@ -22,7 +22,8 @@ class RingAllReduce final : public Algorithm {
   bool supports(CollectiveOp op) const override;
   StepSchedule steps(const Request& req) const override;
   CoarseSchedule phases(const Request& req) const override;
-  // Pipelined (NCCL): 2(P-1) hops of which 2(N-1) cross the network (P-1 and N-1 for the halves).
+  // Pipelined (NCCL): 2(P-1) hops of which 2N cross the network on the slowest chunk (P-1 and N
+  // for the halves; round 4 session 33, allreduce_ring.cpp).
   HopCount latency_hops(const Request& req) const override;
   std::vector<ByteRange> shard(const Request& req, std::size_t rank) const override;
   bool nccl_selectable() const override { return true; }

@@ -33,6 +33,32 @@ constexpr double kTreeSimpleChunkUs = 28.0;
 constexpr Version kNcclNetOverhead{2, 18, 1};
 constexpr Version kNcclRingInterSteps{2, 23, 4};
 
+// A Simple step across nodes is handed over by a completion that NCCL's proxy reads from the
+// NIC (LL and LL128 receivers poll flags in GPU memory instead). aws-ofi-nccl's own cost model of
+// EFA charges it on top of the network's latency, for Simple only: "With EFA, we expect a ~2usec
+// cost in the device and ~1usec cost to write that completion up to the host stack"
+// (include/nccl_ofi_param.h TUNER_NET_COMP_OVERHEAD = 3, used by src/tuner/nccl_ofi_model.c from
+// 2023-12-19, eacd69c3, to 2025-03-04, 6cf81537). Priced on every EFA hop through libfabric.
+constexpr double kEfaSimpleCompletionUs = 3.0;
+
+// baseLat, the fixed part of NCCL's estimate, as its releases have it (tuning.cc at the tags),
+// [family][protocol] with ring first: ring LL128 3.6 before v2.7.3-1 and 10.0 from it; v2.18.1-1
+// raised the LL and LL128 entries (ring 6.6 / 14.0, tree 6.8 / 14.0); a tree's Simple entry is 0
+// until v2.23.4-1, which made it 8.4 (kBaseLat, today's table, is what the price takes).
+constexpr Version kNcclBaseLatLL128{2, 7, 3};
+constexpr Version kNcclBaseLat2181{2, 18, 1};
+constexpr Version kNcclBaseLatTreeSimple{2, 23, 4};
+
+double estimated_base_lat(NcclFamily family, Protocol p, const Version& nccl)
+{
+  const bool tree = family == NcclFamily::tree;
+  if (nccl >= kNcclBaseLatTreeSimple) return kBaseLat[tree ? 1 : 0][static_cast<int>(p)];
+  if (p == Protocol::simple) return tree ? 0.0 : 8.4;
+  if (nccl >= kNcclBaseLat2181) return kBaseLat[tree ? 1 : 0][static_cast<int>(p)];
+  if (tree) return 4.4;
+  return p == Protocol::ll128 && nccl >= kNcclBaseLatLL128 ? 10.0 : 3.6;
+}
+
 bool tree_simple_28us(const Version& nccl)
 {
   return nccl < kNcclTreeSimple4us || (nccl >= kNcclTreeSimple28usAgain && nccl < kNcclTreeSimple4usAgain);
@@ -143,7 +169,9 @@ Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& 
   // (LL128, Simple) waits for the receiver's RDMA read, request and response; an LL arrival for a
   // GPU buffer for a local read, priced as the flush above.
   if (efa_read_protocol_priced(inst)) per_hop += p == Protocol::ll ? 1 : 2;
-  const Time inter = inst.nic.latency * (hops.inter * per_hop);
+  Time inter = inst.nic.latency * (hops.inter * per_hop);
+  if (p == Protocol::simple && inst.nic.kind == "efa" && !inst.nic.nccl_sockets_on_efa)
+    inter += Time::from_us(kEfaSimpleCompletionUs * hops.inter);
   if (family == NcclFamily::nvls)  // tuning.cc: NVLS 25 us inside a node, 18 us as NVLSTree's intra part
     return Time::from_us(topo.nodes() > 1 ? 18.0 : 25.0) + inter;
   const double us = kBaseLat[idx(family)][idx(p)] + hops.intra * intra_us(family, p, topo);
@@ -166,7 +194,7 @@ Time nccl_estimated_latency(NcclFamily family, Protocol p, HopCount hops, const 
   double intra = chunk28 ? kTreeSimpleChunkUs : intra_us(family, p, topo);
   if (family == NcclFamily::ring && topo.nodes() > 1 && inst.nccl >= kNcclNetOverhead)
     intra = std::max(intra, (inst.cpu_vendor == CpuVendor::amd ? 2.0 : 1.0) * (p == Protocol::simple ? 3 : 1));
-  return Time::from_us(kBaseLat[idx(family)][idx(p)] + hops.intra * intra + hops.inter * inter);
+  return Time::from_us(estimated_base_lat(family, p, inst.nccl) + hops.intra * intra + hops.inter * inter);
 }
 
 HopCount nccl_estimated_hops(NcclFamily family, CollectiveOp op, int ranks, int nodes, HopCount schedule, const Version& nccl)

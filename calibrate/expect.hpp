@@ -11,7 +11,7 @@
 //     Across nodes beyond the fit's nodes it widens by the drift (sim/study/model_error.hpp);
 //   - the catalog's price (no profile, or a scope the profile did not fit), and below the sizes a
 //     profile without a fitted latency measured: the catalog price's measured error by scope
-//     (sim/study/collective_band.hpp: 0.119 on one node, 0.576 across nodes with the drift).
+//     (sim/study/collective_band.hpp: 0.119 on one node, 0.410 across nodes with the drift).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // expect` grades with it where nothing of the user's measured the price (issue 18: a number
 // carries how sure it is). Every figure is one of sim/study/model_error.hpp's measured errors:
 //   - across nodes: a fitted profile's multi-node residual spread (held out where recorded), or the
-//     catalog price's 0.576 where the network scope is not fitted; beyond the nodes either was
+//     catalog price's 0.410 where the network scope is not fitted; beyond the nodes either was
 //     measured on, the drift per doubling; below the sizes a profile without a fitted latency
 //     measured, the catalog price's error (its latency is the catalog's there);
 //   - on one node: a fitted profile's one-node residual spread, or the catalog's one-node price

@@ -8,14 +8,14 @@
 //     per node (21 public 8-GPU nodes that reached 84-100% of 8x one GPU, against 97-100% modelled
 //     with the slowest GPU charged);
 //   - the network's price from the catalog alone: every collective across nodes x exp(N(0,
-//     0.576^2)) on scenarios that cross nodes with no fitted network profile (255 measured
+//     0.410^2)) on scenarios that cross nodes with no fitted network profile (255 measured
 //     multi-node collectives of 12 AWS sources, priced by the catalog alone);
 //   - the loss across nodes: each GPU's compute x exp(N(0, (0.0255 log2 nodes)^2)) on rows of
 //     several nodes (43 public multi-node rows, their efficiency against their own one-node row);
 //   - beyond the nodes a network band was measured on: every collective across nodes also
 //     x exp(N(0, (0.224 d)^2)), d doublings further (the p3dn and p4d series held at 2-8 nodes).
 //   - below the sizes a fitted profile measured, when it did not fit its latency: the catalog
-//     price's 0.576 in place of the profile's residual spread (twin.cpp; knob network_scale_below).
+//     price's 0.410 in place of the profile's residual spread (twin.cpp; knob network_scale_below).
 #pragma once
 
 #include <cstdint>
@@ -76,7 +76,7 @@ double network_drift_ln_sd();
 // catalog band's 2; 0 for a fitted profile without two multi-node residuals (no band at all).
 int price_error_nodes(const Profile& prof);
 double network_sd_at(double ln_sd, int measured_nodes, int nodes);
-// The catalog price's band at `nodes` (0.576, with the drift beyond its 2 nodes).
+// The catalog price's band at `nodes` (0.410, with the drift beyond its 2 nodes).
 double catalog_sd_at(int nodes);
 
 // Below which size a fitted profile prices collectives across nodes with the catalog's latency

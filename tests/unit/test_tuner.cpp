@@ -109,9 +109,9 @@ TEST_CASE("plausibility: each bound and plausible range warns with the mechanism
   CHECK(slow.find("TCP") != std::string::npos);
   CHECK(knob_warning("network_efficiency", 0.8, 1).empty());
   CHECK(knob_warning("network_efficiency", 1.0, 1).find("at or above 1") != std::string::npos);
-  CHECK(knob_warning("network_scale", 1.6, 1).empty());  // the median of the 255 measured collectives
-  CHECK(knob_warning("network_scale", 3.0, 1).empty());  // inside 2 sd of 0.576 (round 4 session 32)
-  CHECK(knob_warning("network_scale", 4.0, 1).find("0.32-3.2") != std::string::npos);
+  CHECK(knob_warning("network_scale", 1.33, 1).empty());  // the median of the 255 measured collectives
+  CHECK(knob_warning("network_scale", 2.2, 1).empty());   // inside 2 sd of 0.410 (round 4 session 33)
+  CHECK(knob_warning("network_scale", 3.0, 1).find("0.44-2.3") != std::string::npos);
   CHECK_FALSE(knob_warning("network_scale", 0.2, 1).empty());
   CHECK_FALSE(knob_warning("compute_efficiency", 0.999, 0.5).empty());
   CHECK_FALSE(knob_warning("compute_efficiency", 0.02, 0.5).empty());
