@@ -49,16 +49,6 @@ constexpr Version kNcclBaseLatLL128{2, 7, 3};
 constexpr Version kNcclBaseLat2181{2, 18, 1};
 constexpr Version kNcclBaseLatTreeSimple{2, 23, 4};
 
-double estimated_base_lat(NcclFamily family, Protocol p, const Version& nccl)
-{
-  const bool tree = family == NcclFamily::tree;
-  if (nccl >= kNcclBaseLatTreeSimple) return kBaseLat[tree ? 1 : 0][static_cast<int>(p)];
-  if (p == Protocol::simple) return tree ? 0.0 : 8.4;
-  if (nccl >= kNcclBaseLat2181) return kBaseLat[tree ? 1 : 0][static_cast<int>(p)];
-  if (tree) return 4.4;
-  return p == Protocol::ll128 && nccl >= kNcclBaseLatLL128 ? 10.0 : 3.6;
-}
-
 bool tree_simple_28us(const Version& nccl)
 {
   return nccl < kNcclTreeSimple4us || (nccl >= kNcclTreeSimple28usAgain && nccl < kNcclTreeSimple4usAgain);
@@ -73,6 +63,17 @@ constexpr double kTreeCorrection[3][23] = {
 std::size_t idx(Protocol p) { return static_cast<std::size_t>(p); }
 // NVLS has its own latency (nccl_latency); its per-step rows fall back to the tree's.
 std::size_t idx(NcclFamily f) { return f == NcclFamily::ring ? 0 : 1; }
+
+// NCCL's estimate's baseLat for its release (the table and its eras above).
+double estimated_base_lat(NcclFamily family, Protocol p, const Version& nccl)
+{
+  const bool tree = family == NcclFamily::tree;
+  if (nccl >= kNcclBaseLatTreeSimple) return kBaseLat[idx(family)][idx(p)];
+  if (p == Protocol::simple) return tree ? 0.0 : 8.4;
+  if (nccl >= kNcclBaseLat2181) return kBaseLat[idx(family)][idx(p)];
+  if (tree) return 4.4;
+  return p == Protocol::ll128 && nccl >= kNcclBaseLatLL128 ? 10.0 : 3.6;
+}
 
 // One intra-node step: NVLink rows when GPUs talk over NVLink/NVSwitch, PCI rows otherwise.
 double intra_us(NcclFamily f, Protocol p, const Topology& topo)
