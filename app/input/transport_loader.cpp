@@ -6,6 +6,18 @@
 #include "core/error.hpp"
 
 namespace ddpsim::app {
+namespace {
+
+// software.KEY as a release number ("none" too where `none_ok`); an error at the field otherwise.
+std::optional<std::string> release_key(Reader& r, const YAML::Node& n, const std::string& key, const char* example, bool none_ok = false)
+{
+  auto v = r.string(n, "software", key, false);
+  if (Version ignored; !v || (none_ok && *v == "none") || parse_version(*v, ignored)) return v;
+  r.error(n[key], "software." + key, std::string("not a version (e.g. ") + example + ")" + (none_ok ? " or none" : ""));
+  return std::nullopt;
+}
+
+}  // namespace
 
 TransportSpec read_transport(Reader& r, const YAML::Node& root)
 {
@@ -20,31 +32,15 @@ TransportSpec read_transport(Reader& r, const YAML::Node& root)
   if (auto v = r.string(n, "software", "nccl", false); v && !parse_version(*v, t.software.nccl))
     r.error(n["nccl"], "software.nccl", "not a version (e.g. 2.4.8 or 2.21.5)");
   else if (v) t.nccl_stated = true;
-  if (auto v = r.string(n, "software", "aws_ofi_nccl", false)) {
-    Version ignored;
-    if (*v != "none" && !parse_version(*v, ignored))
-      r.error(n["aws_ofi_nccl"], "software.aws_ofi_nccl", "not a version (e.g. 1.9.1) or none");
-    else {
-      t.software.aws_ofi_nccl = *v;
-      t.aws_ofi_nccl_stated = true;
-    }
+  if (auto v = release_key(r, n, "aws_ofi_nccl", "1.9.1", true)) {
+    t.software.aws_ofi_nccl = *v;
+    t.aws_ofi_nccl_stated = true;
   }
-  if (auto v = r.string(n, "software", "libfabric", false)) {
-    Version ignored;
-    if (!parse_version(*v, ignored))
-      r.error(n["libfabric"], "software.libfabric", "not a version (e.g. 1.13.2)");
-    else {
-      t.software.libfabric = *v;
-      t.libfabric_stated = true;
-    }
+  if (auto v = release_key(r, n, "libfabric", "1.13.2")) {
+    t.software.libfabric = *v;
+    t.libfabric_stated = true;
   }
-  if (auto v = r.string(n, "software", "efa_installer", false)) {
-    Version ignored;
-    if (!parse_version(*v, ignored))
-      r.error(n["efa_installer"], "software.efa_installer", "not a version (e.g. 1.11.2)");
-    else
-      t.software.efa_installer = *v;
-  }
+  if (auto v = release_key(r, n, "efa_installer", "1.11.2")) t.software.efa_installer = *v;
   if (auto v = r.string(n, "software", "as_of", false)) {
     Date d;
     if (!parse_date(*v, d))

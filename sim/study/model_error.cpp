@@ -51,10 +51,8 @@ constexpr double kNodeLossLnSd = 0.054;
 // sources give, which moved it to 0.730 (169 rows before). Round 4 session 32 priced what those
 // three stacks' libfabric (before 1.15) costs to reach GPU memory over EFA (topology/transport.hpp
 // efa_gpu_read_protocol): their RMS 0.67-0.72 (x1.9-2.0 too fast at the median), the sd 0.576.
-// Round 4 session 33 counted a ring's network hops on its slowest chunk (2 x nodes for an
-// all-reduce, algorithms/allreduce_ring.cpp), NCCL's baseLat by release in its estimate, and a
-// Simple step's completion over EFA (3 us, aws-ofi-nccl's model): the p4d sources' RMS 0.34-0.41,
-// the unpatched p3dn ring's 0.38 (0.71 before), the sd 0.410.
+// Round 4 session 33 (a ring's slowest chunk crosses 2 x nodes boundaries, a Simple step's EFA
+// completion, NCCL's baseLat by release): p4d RMS 0.34-0.41, unpatched p3dn ring 0.38, sd 0.410.
 // No InfiniBand multi-node log is held: applied there as measured here.
 constexpr double kNetworkLnSd = 0.410;
 
