@@ -52,8 +52,9 @@ NcclBandwidth nccl_bandwidth(NcclFamily family, Protocol p, CollectiveOp op, con
 // baseLat + intra x hwLat(NVLink or PCI) + inter x NIC latency (see above), the NIC latency twice
 // per inter hop for Simple where NCCL flushes GPUDirect receives (InstanceSpec::nccl_net_flush:
 // tuning.cc's "flush extra latency"), and two more for LL128 and Simple, one for LL, where libfabric
-// before 1.15 reaches GPU memory over EFA (InstanceSpec::efa_gpu_read_protocol). NCCL's estimate
-// below knows neither of libfabric's costs, so they change the price of NCCL's choice, not the choice.
+// before 1.15 reaches GPU memory over EFA (InstanceSpec::efa_gpu_read_protocol), and 3 us more per
+// inter hop for a Simple step's completion over EFA (aws-ofi-nccl's model). NCCL's estimate below
+// knows none of these, so they change the price of NCCL's choice, not the choice.
 Time nccl_latency(NcclFamily family, Protocol p, HopCount hops, const Topology& topo);
 
 // NCCL's own estimate of that latency, the one it chooses by (tuning.cc), where the price above takes
