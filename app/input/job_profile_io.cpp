@@ -147,9 +147,11 @@ JobProfile parse_job_profile_node(const std::string& path, const std::string& te
   }
   // Issue 20: which observed rows the fit used ("(fitted)") and which it held back, from the
   // provenance lines `calibrate job` writes ("...: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back); ...").
+  // At most six digits (a scenario's node counts stop at 2^20), so std::stoi never throws; a line with
+  // more names no role.
   const YAML::Node provenance = root["provenance"];
   if (const YAML::Node rows = provenance.IsDefined() && provenance.IsMap() ? provenance["rows"] : YAML::Node(); rows.IsSequence()) {
-    static const std::regex line(R"(nodes (\d+), \d+ GPUs/node, ([A-Za-z0-9_.-]+), [^;]*\((fitted|held back)\))");
+    static const std::regex line(R"(nodes (\d{1,6})\b, \d+ GPUs/node, ([A-Za-z0-9_.-]+), [^;]*\((fitted|held back)\))");
     for (const YAML::Node& row : rows) {
       std::smatch m;
       const std::string line_text = row.IsScalar() ? row.Scalar() : "";

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "app/input/job_profile_io.hpp"
 #include "app/input/profile_io.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
@@ -96,4 +97,20 @@ TEST_CASE("profile round trip: fits of the shipped logs load back unchanged")
     const std::string path = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/" + log;
     check_round_trip(calibrate::fit_profile(test::instance(inst), {calibrate::parse_nccl_log(path, read(path))}));
   }
+}
+
+TEST_CASE("job profile: a provenance line's node count past six digits names no role (CI fuzz finding 2026-12-07)")
+{
+  // fuzz/regressions/fuzz_job_profile/20261207-crash-provenance-stoi.yaml: std::stoi threw out_of_range.
+  const std::string text = "kind: ddpsim-job-profile\n"
+                           "context: {instance: p3.16xlarge, gpu: g, fabric: f, framework: lightning, model: m, "
+                           "parameters: 1, batch_per_gpu: 1, precision: fp32}\n"
+                           "provenance:\n  rows:\n"
+                           "    - \"j.csv:2: nodes 99999999999999999999, 8 GPUs/node, lightning, total 1 s (fitted)\"\n"
+                           "    - \"j.csv:3: nodes 4, 8 GPUs/node, lightning, total 1620 s (held back)\"\n"
+                           "sigma: 0.02\nknobs:\n  - {name: compute_scale, value: 1}\ncovariance_ln: [[0]]\n";
+  const auto p = app::parse_job_profile("j.yaml", text);
+  REQUIRE(p.roles.size() == 1);
+  CHECK(p.roles[0].nodes == 4);
+  CHECK(p.roles[0].role == "held back");
 }
