@@ -22,7 +22,12 @@ std::optional<sim::Framework> from_distribution(Reader& r, const YAML::Node& n, 
                       "smdistributed, mpi)");
     return std::nullopt;
   }
-  const std::string key = n.begin()->first.as<std::string>();
+  const YAML::Node key_node = n.begin()->first;
+  if (!key_node.IsScalar()) {  // `- {}: ...`: a map as the key (fuzz_scenario, 2026-12-07)
+    r.error(key_node, field, "expected a strategy name (pytorchddp, torch_distributed, smdistributed, mpi) as the key");
+    return std::nullopt;
+  }
+  const std::string key = key_node.Scalar();
   const YAML::Node v = n.begin()->second;
   const std::string sub = field + "." + key;
   if (key == "pytorchddp" || key == "torch_distributed")
