@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::accepts([&] {
     const sim::MultiJobReport rep = sim::run_multijob(spec, sim::EngineKind::analytical);
     for (const std::string& out : {app::multijob_table(rep), app::multijob_csv(rep), app::multijob_json(rep)})
-      fuzz::check_printed(out);
+      fuzz::check_printed(out, text);
   });
   return 0;
 }

@@ -37,10 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const app::Merged m = app::merge_shards(paths);
     if (m.scenario)
       for (const std::string& out : {app::scenario_table(*m.scenario), app::scenario_csv(*m.scenario), app::scenario_json(*m.scenario)})
-        fuzz::check_printed(out);
+        fuzz::check_printed(out, text);
     if (m.plan)
       for (const std::string& out : {app::plan_table(*m.plan), app::plan_csv(*m.plan), app::plan_json(*m.plan)})
-        fuzz::check_printed(out);
+        fuzz::check_printed(out, text);
   });
   return 0;
 }

@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto results = sim::evaluate_variants(in.variants, 1, {});
     const sim::PlanReport report = sim::decide(in.variants, results, in.goal);
     for (const std::string& out : {app::plan_table(report), app::plan_csv(report), app::plan_json(report)})
-      fuzz::check_printed(out);
+      fuzz::check_printed(out, text);
     const std::string html = app::plan_html(report);
     if (html.size() > (64u << 20)) fuzz::finding("HTML report of " + std::to_string(html.size()) + " bytes");
   });
