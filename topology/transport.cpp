@@ -116,6 +116,14 @@ bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareS
   return ofi >= kOfiRailStriping && ofi < kOfiRailThreshold256K;
 }
 
+bool efa_mid_size_read_unpriced(const InstanceSpec& spec, const SoftwareSpec& sw)
+{
+  if (uses_sockets(spec.nic, sw) || spec.nic.kind != "efa" || !spec.nic.gpudirect) return false;
+  if (libfabric_release(sw) < kLibfabricGpuReadAboveEager) return false;
+  const bool rdma_protocol = efa_devices_per_gpu(spec.name) > 1 && aws_ofi_nccl_release(sw) >= kOfiRdmaProtocol;
+  return !rdma_protocol;
+}
+
 Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)
 {
   if (uses_sockets(nic, sw) || nic.kind != "efa") return Time{0};

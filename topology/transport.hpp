@@ -158,6 +158,24 @@ inline constexpr Version kOfiRailThreshold256K{1, 7, 4};
 int efa_devices_per_gpu(const std::string& instance);
 // True when the nodes' aws-ofi-nccl stripes every message above 8 KiB over a GPU's rails.
 bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareSpec& sw);
+// From v1.17.0 libfabric's EFA provider sends a message from GPU memory that does not fit one
+// eager packet (about 8 KiB) by a read-based protocol (github ofiwg/libfabric, prov/efa/src/efa_hmem.c
+// at v1.17.0 .. v2.6.0: CUDA's min_read_msg_size = efa_max_eager_msg_size_with_largest_header + 1;
+// v1.15-v1.16 sent such messages as medium and long-CTS packets up to 1 MiB, rxr_msg.c): a runting
+// read while the peer's runt budget (FI_EFA_RUNT_SIZE, 300 KiB) lasts and no other read message to
+// it is in flight, else a long read (v1.19.0 efa_rdm_msg.c efa_rdm_msg_select_rtm, efa_rdm_peer.c
+// efa_rdm_peer_select_readbase_rtm), and arrivals are copied by gdrcopy or a local read depending on
+// how many receives hold a copy slot (efa_rdm_pke_utils.c). Which path a message takes depends on
+// what else is in flight, so it is not priced; `ddpsim collective` says so. aws-ofi-nccl reaches it
+// through its SENDRECV protocol (tagged send/recv), its default on p4d and p4de in every release
+// (src/platform-aws.cpp default_protocol, v1.21.1); p5, p5e and p5en run its RDMA protocol
+// (fi_writedata) from v1.7.0-aws, which chose it where a node has fewer GPUs than EFA devices
+// (src/nccl_ofi_net.c, v1.7.0-aws and v1.8.1-aws).
+inline constexpr Version kLibfabricGpuReadAboveEager{1, 17, 0};
+inline constexpr Version kOfiRdmaProtocol{1, 7, 0};
+// True when a GPUDirect message above one eager packet crosses EFA by libfabric's read protocols
+// (the rules above), a cost not priced.
+bool efa_mid_size_read_unpriced(const InstanceSpec& spec, const SoftwareSpec& sw);
 // The network latency aws-ofi-nccl reports to NCCL (props->latency), which NCCL's model charges per
 // network hop when it chooses (github aws/aws-ofi-nccl, read at the tags): 0 before v1.2.0-aws
 // (2022-01-24, commits 40000971/d0877493 "Set intranode latency for EFA networks": 150 us on every

@@ -187,6 +187,7 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = libfabric_note(transport, spec); !note.empty() && opt_.nodes > 1)
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
+    const std::string mid_size_note = opt_.nodes > 1 ? mid_size_read_note(transport, spec) : "";
     // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport.
     if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic, gpn);
     if (opt_.algo == "parameter-server") spec.nic = nic_for_library("ps", spec.nic, gpn);
@@ -223,6 +224,10 @@ class CollectiveCommand final : public Command {
         report.band.p90_us.push_back(r.time_us * fast);
       }
     }
+    // Said once the rows are priced (an out-of-range sweep errors first), where a row is in the range it concerns.
+    const auto mid_size = [](const calibrate::SweepRow& r) { return r.bytes > 8192 && r.bytes <= (std::uint64_t{2} << 20); };
+    if (!mid_size_note.empty() && std::any_of(report.rows.begin(), report.rows.end(), mid_size))
+      std::fprintf(stderr, "ddpsim: note: %s\n", mid_size_note.c_str());
     say_network_error(prof);
     write_output(opt_.output, collective_report(report, opt_.format));
     return 0;

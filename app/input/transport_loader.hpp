@@ -30,6 +30,9 @@ std::string rail_striping_note(const TransportSpec& t, const InstanceSpec& inst)
 // A libfabric before 1.15 under GPUDirect over EFA (topology/transport.hpp efa_gpu_read_protocol),
 // as a report note ("" otherwise): which release, whether stated, and what it adds per network hop.
 std::string libfabric_note(const TransportSpec& t, const InstanceSpec& inst);
+// A note where GPU messages above one eager packet cross EFA by libfabric's read protocols, not
+// priced (efa_mid_size_read_unpriced, topology/transport.hpp), else "".
+std::string mid_size_read_note(const TransportSpec& t, const InstanceSpec& inst);
 // Where the nodes' libfabric release came from, as the notes say it: "stated", "of EFA installer
 // 1.11.2; ..." (software.efa_installer, and which listed installer it was read from), "software.as_of",
 // or NCCL's era.

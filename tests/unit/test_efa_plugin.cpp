@@ -1,7 +1,8 @@
 // What aws-ofi-nccl, AWS's libfabric plugin for NCCL, decides on EFA (issue 18, topology/transport.hpp):
 // NCCL_PROTO=simple on first-generation EFA and NCCL's flush, by release (platform-aws.c); the
 // 1.7.0-1.7.3 releases' striping of small messages over a p5 GPU's NICs; and SMDDP, which drives EFA
-// itself, against NCCL without the plugin. Moved from test_transport.cpp in round 4 session 31.
+// itself, against NCCL without the plugin; GPU messages above one eager packet on its SENDRECV protocol
+// (libfabric's read protocols, not priced). Moved from test_transport.cpp in round 4 session 31.
 #include <catch2/catch.hpp>
 
 #include "app/input/scenario_loader.hpp"
@@ -136,4 +137,30 @@ TEST_CASE("transport: SMDDP drives EFA itself, so a stack without aws-ofi-nccl m
   CHECK(run("smddp", none).step_time_s == run("smddp", "").step_time_s);
   CHECK(run("smddp", none).comm_s == run("smddp", "").comm_s);
   CHECK(run("pytorch-ddp", none).comm_s != Approx(run("pytorch-ddp", "").comm_s).epsilon(0.01));
+}
+
+TEST_CASE("transport: GPU messages above one eager packet cross EFA by libfabric's read protocols on SENDRECV, not priced")
+{
+  const InstanceSpec p4de = instance("p4de.24xlarge"), p5 = instance("p5.48xlarge"), p3dn = instance("p3dn.24xlarge");
+  SoftwareSpec sw;
+  sw.libfabric = "1.19.0";
+  CHECK(efa_mid_size_read_unpriced(p4de, sw));  // SENDRECV on p4de in every release
+  CHECK_FALSE(efa_mid_size_read_unpriced(p3dn, sw));  // no GPUDirect: host memory, 1 MiB read threshold
+  sw.aws_ofi_nccl = "1.7.0";
+  CHECK_FALSE(efa_mid_size_read_unpriced(p5, sw));  // RDMA protocol: writes, no read
+  sw.aws_ofi_nccl = "1.6.0";
+  CHECK(efa_mid_size_read_unpriced(p5, sw));  // before the RDMA protocol
+  sw.libfabric = "1.16.0";  // medium and long-CTS packets up to 1 MiB
+  CHECK_FALSE(efa_mid_size_read_unpriced(p4de, sw));
+  sw.libfabric = "1.17.0";
+  CHECK(efa_mid_size_read_unpriced(p4de, sw));
+  sw.aws_ofi_nccl = "none";  // NCCL's sockets
+  CHECK_FALSE(efa_mid_size_read_unpriced(p4de, sw));
+  TransportSpec t;
+  t.software.libfabric = "1.19.0";
+  t.libfabric_stated = true;
+  const std::string note = app::mid_size_read_note(t, p4de);
+  CHECK(note.find("libfabric 1.19.0 (stated) sends a message from GPU memory larger than one eager packet") != std::string::npos);
+  CHECK(note.find("not priced") != std::string::npos);
+  CHECK(app::mid_size_read_note(t, p5).empty());
 }
