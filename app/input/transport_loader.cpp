@@ -133,7 +133,7 @@ std::string mid_size_read_note(const TransportSpec& t, const InstanceSpec& inst)
     << " sends a message from GPU memory larger than one eager packet (about 8 KiB) by its runting- or long-read "
        "protocol, which of the two depending on what else is in flight to that peer (aws-ofi-nccl's SENDRECV "
        "protocol); not priced: across nodes, sizes from tens of KiB to about a MiB may take longer than shown "
-       "(2 x p4de.24xlarge, NCCL 2.20 era: 22-46 % longer than ddpsim's catalog price from 16 KiB to 2 MiB; "
+       "(2 x p4de.24xlarge, NCCL 2.20 era: 21-46 % longer than ddpsim's catalog price from 16 KiB to 2 MiB; "
        "docs/validation.md \"Where the model misses, and why\", item 1)";
   return o.str();
 }
