@@ -65,7 +65,14 @@ class ScenarioCommand final : public Command {
     cmd_->add_option("--samples", opt_.samples,
                      "Latin-hypercube samples for the [p10, p90] intervals, 0 for none; auto: 16 when an uncertain "
                      "input can change a result, else 0")
-        ->check(CLI::IsMember({"auto"}) | CLI::Range(0, 100000))->capture_default_str();
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+              // Whole decimal numbers only: CLI::Range also took "0x10", which std::stoi then read as 0.
+              const bool digits = !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+              return s == "auto" || (digits && std::stoi(s) <= 100000) ? "" : "expected auto or a whole number 0..100000, got \"" + s + "\"";
+            },
+            "auto|0..100000"))
+        ->capture_default_str();
     cmd_->add_flag("--wide", opt_.wide, "Table with every column: throughput, the step's breakdown, efficiency, memory "
                                         "and every interval (default: the columns that fit 120 characters)");
     cmd_->add_option("-o,--output", opt_.output, "Write the report to this file (atomically) (default: stdout)");

@@ -43,6 +43,9 @@ check "collective over --max-memory" 2 "--max-memory" \
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$ms" -lt 3000 ] && say ok "guards refuse in ${ms} ms" || say fail "guards took ${ms} ms"
 check "bad --max-memory" 2 "--max-memory" "$ddpsim" collective --instance p4d.24xlarge --max-memory lots
+# --samples takes auto or a whole decimal number: "0x10" once passed CLI's range check and ran 0 samples.
+check "hex --samples" 2 'expected auto or a whole number 0..100000, got "0x10"' \
+  "$ddpsim" scenario "$scenarios/p3_8node.yaml" --samples 0x10
 
 # A slow NIC whose step stays inside the clock: a correct, positive result (once wrapped negative).
 step=$("$ddpsim" scenario "$tests/data/slow_nic_gpt2xl.yaml" --format csv 2>/dev/null | awk -F, 'NR == 2 {print $7}')
