@@ -187,12 +187,11 @@ class CollectiveCommand final : public Command {
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
     if (const std::string note = libfabric_note(transport, spec); !note.empty() && opt_.nodes > 1)
       std::fprintf(stderr, "ddpsim: note: %s\n", note.c_str());
-    // NCCL's path through aws-ofi-nccl; Herring and the parameter server drive EFA their own way.
-    const bool nccl_path = opt_.algo != "herring" && opt_.algo != "parameter-server";
-    const std::string mid_size_note = opt_.nodes > 1 && nccl_path ? mid_size_read_note(transport, spec) : "";
-    // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport.
-    if (opt_.algo == "herring") spec.nic = nic_for_library("smddp", spec.nic, gpn);
-    if (opt_.algo == "parameter-server") spec.nic = nic_for_library("ps", spec.nic, gpn);
+    // Herring is SMDDP's schedule, the parameter server ps-lite's: each on its library's transport,
+    // not NCCL's path through aws-ofi-nccl, which the read-protocol note is about.
+    const char* library = opt_.algo == "herring" ? "smddp" : opt_.algo == "parameter-server" ? "ps" : nullptr;
+    const std::string mid_size_note = opt_.nodes > 1 && !library ? mid_size_read_note(transport, spec) : "";
+    if (library) spec.nic = nic_for_library(library, spec.nic, gpn);
     const Topology topo(spec, opt_.nodes, gpn);
     const auto net = sim::make_backend(sim::parse_engine(opt_.engine), topo);
     sim::CollectiveOptions copt{opt_.algo, proto, prof, {}, {}, 0};
