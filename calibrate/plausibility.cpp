@@ -82,7 +82,7 @@ std::vector<std::string> profile_warnings(const sim::Profile& p, bool host_stage
 std::string knob_warning(const std::string& knob, double v, double start)
 {
   if (knob == "network_efficiency") return efficiency_warning("network_efficiency", v, "NCCL's choice as modelled");
-  // The catalog's price of collectives across nodes against the measured ones: ln sd 0.410 over
+  // The catalog's price of collectives across nodes against the measured ones: ln sd 0.408 over
   // 255 (sim/study/model_error.hpp; docs/validation.md "The network price's own error"); beyond 2 sd
   // either way (0.44-2.3) is another cost.
   if (knob == "network_scale") {
