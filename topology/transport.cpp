@@ -109,19 +109,21 @@ int efa_devices_per_gpu(const std::string& instance)
   return 1;
 }
 
+bool aws_ofi_rdma_protocol(const InstanceSpec& spec, const SoftwareSpec& sw)
+{
+  return !uses_sockets(spec.nic, sw) && spec.nic.kind == "efa" && efa_devices_per_gpu(spec.name) > 1 &&
+         aws_ofi_nccl_release(sw) >= kOfiRdmaProtocol;
+}
+
 bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareSpec& sw)
 {
-  if (uses_sockets(spec.nic, sw) || spec.nic.kind != "efa" || efa_devices_per_gpu(spec.name) < 2) return false;
-  const Version ofi = aws_ofi_nccl_release(sw);
-  return ofi >= kOfiRailStriping && ofi < kOfiRailThreshold256K;
+  return aws_ofi_rdma_protocol(spec, sw) && aws_ofi_nccl_release(sw) < kOfiRailThreshold256K;
 }
 
 bool efa_mid_size_read_unpriced(const InstanceSpec& spec, const SoftwareSpec& sw)
 {
   if (uses_sockets(spec.nic, sw) || spec.nic.kind != "efa" || !spec.nic.gpudirect) return false;
-  if (libfabric_release(sw) < kLibfabricGpuReadAboveEager) return false;
-  const bool rdma_protocol = efa_devices_per_gpu(spec.name) > 1 && aws_ofi_nccl_release(sw) >= kOfiRdmaProtocol;
-  return !rdma_protocol;
+  return libfabric_release(sw) >= kLibfabricGpuReadAboveEager && !aws_ofi_rdma_protocol(spec, sw);
 }
 
 Time net_plugin_latency(const std::string& instance, const NicSpec& nic, const SoftwareSpec& sw)

@@ -142,8 +142,16 @@ bool net_plugin_forces_simple(const std::string& instance, const NicSpec& nic, c
 inline constexpr Version kNcclHopperNoFlush{2, 19, 1};
 inline constexpr Version kOfiP5NoFlush{1, 8, 0};
 bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
-// aws-ofi-nccl's RDMA protocol (from v1.7.0-aws, on EFA nodes with more NICs than GPUs: p5's 4 per
-// GPU, p5en's 2) groups a GPU's NICs into rails and stripes each message above
+// aws-ofi-nccl's RDMA protocol (fi_writedata), which it runs from v1.7.0-aws where a node has more
+// EFA devices than GPUs (p5's 4 per GPU, p5en's 2; src/nccl_ofi_net.c, v1.7.0-aws and v1.8.1-aws),
+// and its SENDRECV protocol (tagged send/recv) elsewhere: p4d and p4de in every release
+// (src/platform-aws.cpp default_protocol, v1.21.1).
+inline constexpr Version kOfiRdmaProtocol{1, 7, 0};
+// EFA devices per GPU (4 on p5 and p5e, 2 on p5en, else 1), where the catalog sums them into one NIC.
+int efa_devices_per_gpu(const std::string& instance);
+// True when the nodes' aws-ofi-nccl runs its RDMA protocol on EFA (the rule above).
+bool aws_ofi_rdma_protocol(const InstanceSpec& spec, const SoftwareSpec& sw);
+// The RDMA protocol groups a GPU's NICs into rails and stripes each message above
 // OFI_NCCL_ROUND_ROBIN_THRESHOLD over all of them, each part its own RDMA write and completion;
 // smaller messages go whole to one rail in turn (src/nccl_ofi_scheduler.c
 // set_schedule_by_threshold). The threshold was 8 KiB in v1.7.0-v1.7.3 and is 256 KiB from
@@ -152,10 +160,7 @@ bool nccl_flushes(const InstanceSpec& spec, const SoftwareSpec& sw);
 // NVLS+Tree chunk leaves as four writes on p5 with 1.7.0-1.7.3 and as one after. ddpsim has no
 // per-message cost on EFA with a source, so this is not priced; a note says so (app/input
 // rail_striping_note; the EKS p5 log of NCCL 2.18.5 + aws-ofi-nccl 1.7.3, docs/validation.md B).
-inline constexpr Version kOfiRailStriping{1, 7, 0};
 inline constexpr Version kOfiRailThreshold256K{1, 7, 4};
-// EFA devices per GPU (4 on p5 and p5e, 2 on p5en, else 1), where the catalog sums them into one NIC.
-int efa_devices_per_gpu(const std::string& instance);
 // True when the nodes' aws-ofi-nccl stripes every message above 8 KiB over a GPU's rails.
 bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareSpec& sw);
 // From v1.17.0 libfabric's EFA provider sends a message from GPU memory that does not fit one
@@ -167,12 +172,8 @@ bool net_plugin_stripes_small_messages(const InstanceSpec& spec, const SoftwareS
 // efa_rdm_peer_select_readbase_rtm), and arrivals are copied by gdrcopy or a local read depending on
 // how many receives hold a copy slot (efa_rdm_pke_utils.c). Which path a message takes depends on
 // what else is in flight, so it is not priced; `ddpsim collective` says so. aws-ofi-nccl reaches it
-// through its SENDRECV protocol (tagged send/recv), its default on p4d and p4de in every release
-// (src/platform-aws.cpp default_protocol, v1.21.1); p5, p5e and p5en run its RDMA protocol
-// (fi_writedata) from v1.7.0-aws, which chose it where a node has fewer GPUs than EFA devices
-// (src/nccl_ofi_net.c, v1.7.0-aws and v1.8.1-aws).
+// through its SENDRECV protocol, not its RDMA protocol (aws_ofi_rdma_protocol above).
 inline constexpr Version kLibfabricGpuReadAboveEager{1, 17, 0};
-inline constexpr Version kOfiRdmaProtocol{1, 7, 0};
 // True when a GPUDirect message above one eager packet crosses EFA by libfabric's read protocols
 // (the rules above), a cost not priced.
 bool efa_mid_size_read_unpriced(const InstanceSpec& spec, const SoftwareSpec& sw);

@@ -42,19 +42,10 @@ constexpr double kNodeLossLnSd = 0.054;
 // session 19: until then it was on the efficiency alone, which left latency-bound sizes without a
 // band), centred on the model: the centre is not moved towards these rows. Held out by source
 // (each source's rows against the sd of the other eleven), 210 of the 255 rows lie inside its
-// p10-p90 (82 %; 186, 73 %, before round 4 session 33), 44 of the 45 misses on the too-fast side. Round 4 session 27 added the ninth source (the
-// 2019 p3dn ring log of NCCL 2.4.6 without AWS's plugin patch: RMS 0.71), which moved the sd from
-// 0.475 (148 rows, 8 sources) to 0.510; round 4 session 31 three p4d logs of 2021 (AWS's DLAMI
-// guide, NCCL 2.7.8, held since round 3 and not run until then; aws-samples/aws-efa-eks, NCCL 2.8.3
-// and 2.9.9, with NCCL's INFO lines: 8 channels over the 4 NICs, GPUDirect RDMA), all rings, RMS
-// 1.01-1.07, x2.5-2.8 too fast at the median, 5-9 of each one's rows inside the band the other
-// sources give, which moved it to 0.730 (169 rows before). Round 4 session 32 priced what those
-// three stacks' libfabric (before 1.15) costs to reach GPU memory over EFA (topology/transport.hpp
-// efa_gpu_read_protocol): their RMS 0.67-0.72 (x1.9-2.0 too fast at the median), the sd 0.576.
-// Round 4 session 33 (a ring's slowest chunk crosses 2 x nodes boundaries, a Simple step's EFA
-// completion, NCCL's baseLat by release): p4d RMS 0.34-0.41, unpatched p3dn ring 0.38, sd 0.410.
-// Round 4 session 35 (EFA's measured 97 % of line rate in place of framing's assumed 98.6 %,
-// catalog [efa]): p4d RMS 0.33-0.40, sd 0.408; held out by source still 210 of 255 inside p10-p90.
+// p10-p90 (82 %; 186, 73 %, before round 4 session 33), 44 of the 45 misses on the too-fast side.
+// Its history as sources and mechanisms were added (0.475 over 148 rows, 0.510, 0.730 with the p4d
+// logs of 2021, 0.576 with their libfabric priced, 0.410 with a ring's network hops, 0.408 with
+// EFA's measured rate, round 4 session 35) is in docs/validation.md "The network price's own error".
 // No InfiniBand multi-node log is held: applied there as measured here.
 constexpr double kNetworkLnSd = 0.408;
 

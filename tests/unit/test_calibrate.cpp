@@ -2,6 +2,7 @@
 // real logs, predict others, and hold the errors to what was measured (tolerances a little above).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 
 #include "app/input/catalog_loader.hpp"
 #include "support.hpp"
@@ -251,4 +252,39 @@ TEST_CASE("scenario: communication.profile is resolved next to the scenario and 
   for (std::size_t i = 0; i < a.results.size(); ++i) CHECK(b.results[i].comm_s != Approx(a.results[i].comm_s));
   CHECK_THROWS_WITH(app::parse_scenario(where, scenario(", profile: nope.yaml"), catalog),
                     Catch::Contains("communication.profile") && Catch::Contains("no such file"));
+}
+
+TEST_CASE("calibrate fit: implausible profiles are refused, fuzzed logs that fit load back", "[jobfit]")
+{
+  const std::string dir = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/";
+  const NcclLog p5 = read_nccl_log(dir + "p5_2node_16gpu_allreduce_awsome.txt");
+  // A p5 (3.2 Tbps EFA) log read as a p3.16xlarge (25 Gbps): efficiency far above 1.
+  const auto bad = implausible(fit_profile(test::instance("p3.16xlarge"), {p5}));
+  REQUIRE(bad.has_value());
+  CHECK(bad->reason.find("multi-node fit: efficiency") == 0);
+  CHECK(bad->where.file == p5.file);
+  CHECK(bad->where.line > 0);
+  CHECK_FALSE(implausible(fit_profile(test::instance("p5.48xlarge"), {p5})).has_value());
+  // Fuzz: scale every time by a seeded factor in [0.5, 2); whatever is written loads back.
+  std::uint64_t state = 42;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  int written = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    NcclLog log = p5;
+    for (LogRow& r : log.rows) r.time_us *= 0.5 + 1.5 * next();
+    sim::Profile prof;
+    try {
+      prof = fit_profile(test::instance("p5.48xlarge"), {log});
+    } catch (const UserError&) {
+      continue;  // refused with a message: nothing written
+    }
+    if (implausible(prof)) continue;
+    const sim::Profile back = app::parse_profile("fuzz.yaml", app::profile_yaml(prof));
+    CHECK(back.network.efficiency == Approx(prof.network.efficiency).epsilon(1e-3));
+    ++written;
+  }
+  CHECK(written > 0);
 }

@@ -1,17 +1,13 @@
 // calibrate job (issue 10): observed rows, the fit through the simulator, its refusals, job
-// profiles and what transfers, the Latin hypercube and the prediction intervals, and the sanity of
-// `calibrate fit` on nccl-tests logs.
+// profiles and what transfers, the Latin hypercube and the prediction intervals. The sanity of
+// `calibrate fit` on nccl-tests logs is in test_calibrate.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdint>
 
 #include "app/input/job_profile_io.hpp"
 #include "app/output/output.hpp"
-#include "app/input/profile_io.hpp"
 #include "app/input/scenario_loader.hpp"
-#include "calibrate/fit.hpp"
 #include "calibrate/job_fit.hpp"
-#include "calibrate/nccl_log.hpp"
 #include "sim/study/twin.hpp"
 #include "support.hpp"
 
@@ -237,41 +233,6 @@ TEST_CASE("prediction intervals: every result gets an ordered band, deterministi
   add_intervals(s, c, u, {}, 4);
   CHECK(c.results.back().total_band.p10 == Approx(c.results.back().total_time_s));
   CHECK(c.results.back().total_band.p90 == Approx(c.results.back().total_time_s));
-}
-
-TEST_CASE("calibrate fit: implausible profiles are refused, fuzzed logs that fit load back", "[jobfit]")
-{
-  const std::string dir = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/";
-  const NcclLog p5 = read_nccl_log(dir + "p5_2node_16gpu_allreduce_awsome.txt");
-  // A p5 (3.2 Tbps EFA) log read as a p3.16xlarge (25 Gbps): efficiency far above 1.
-  const auto bad = implausible(fit_profile(test::instance("p3.16xlarge"), {p5}));
-  REQUIRE(bad.has_value());
-  CHECK(bad->reason.find("multi-node fit: efficiency") == 0);
-  CHECK(bad->where.file == p5.file);
-  CHECK(bad->where.line > 0);
-  CHECK_FALSE(implausible(fit_profile(test::instance("p5.48xlarge"), {p5})).has_value());
-  // Fuzz: scale every time by a seeded factor in [0.5, 2); whatever is written loads back.
-  std::uint64_t state = 42;
-  auto next = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) * 0x1.0p-53;
-  };
-  int written = 0;
-  for (int trial = 0; trial < 20; ++trial) {
-    NcclLog log = p5;
-    for (LogRow& r : log.rows) r.time_us *= 0.5 + 1.5 * next();
-    sim::Profile prof;
-    try {
-      prof = fit_profile(test::instance("p5.48xlarge"), {log});
-    } catch (const UserError&) {
-      continue;  // refused with a message: nothing written
-    }
-    if (implausible(prof)) continue;
-    const sim::Profile back = app::parse_profile("fuzz.yaml", app::profile_yaml(prof));
-    CHECK(back.network.efficiency == Approx(prof.network.efficiency).epsilon(1e-3));
-    ++written;
-  }
-  CHECK(written > 0);
 }
 
 TEST_CASE("calibrate job says when the rows drive a knob to the end of its search", "[jobfit]")
