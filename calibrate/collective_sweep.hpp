@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/launch_floor.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/collective_model.hpp"
 

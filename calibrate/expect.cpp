@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calibrate/launch_floor.hpp"
 #include "calibrate/log_env.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "core/quantile.hpp"

@@ -7,6 +7,7 @@
 #include <optional>
 #include <memory>
 
+#include "calibrate/launch_floor.hpp"
 #include "calibrate/log_env.hpp"
 #include "calibrate/plausibility.hpp"
 #include "sim/network/collective_model.hpp"

@@ -21,22 +21,6 @@ namespace {
   throw UserError(SourceLocation{file, line, col}, "", msg);
 }
 
-std::vector<std::string> split(const std::string& s, char sep)
-{
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) out.push_back(cur);
-  return out;
-}
-
-std::string trim(const std::string& s)
-{
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 // A finite number in full, or NaN (strtod alone would also take "inf", "nan" and hex floats).
 double number(const std::string& s)
 {
@@ -293,15 +277,6 @@ NcclLog parse_nccl_log(const std::string& file, const std::string& text)
     }
   return log;
 }
-
-double launch_floor_us(const NcclLog& log, double per_call_us)
-{
-  return log.gpus_per_thread > 1 ? log.gpus_per_thread * per_call_us : 0.0;
-}
-
-double as_benchmarked_us(const NcclLog& log, double collective_us) { return std::max(launch_floor_us(log), collective_us); }
-
-bool at_launch_floor(const NcclLog& log, const LogRow& row) { return row.time_us < launch_floor_us(log, kNcclHostCallHighUs); }
 
 NcclLog read_nccl_log(const std::string& file)
 {

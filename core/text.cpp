@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 
 namespace ddpsim {
 namespace {
@@ -66,6 +67,22 @@ std::string printable(std::string_view s)
     ++i;
   }
   return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(cur);
+  return out;
+}
+
+std::string trim(const std::string& s)
+{
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep)

@@ -23,6 +23,13 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep);
 // one candidate), or "" when none is close: the "did you mean" of error messages.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 
+// The parts of `s` between the separators ("a,,b" -> "a", "", "b"; a trailing separator ends the
+// last part, as std::getline reads it).
+std::vector<std::string> split(const std::string& s, char sep);
+
+// `s` without leading and trailing spaces, tabs and carriage returns.
+std::string trim(const std::string& s);
+
 // One number through a printf format, e.g. fmt("%.2f ms", 14.6).
 std::string fmt(const char* format, double v);
 

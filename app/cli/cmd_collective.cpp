@@ -21,6 +21,7 @@
 #include "core/text.hpp"
 #include "sim/network/collective_model.hpp"
 #include "calibrate/log_env.hpp"
+#include "calibrate/launch_floor.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/backends.hpp"
 #include "sim/network/guards.hpp"

@@ -83,7 +83,7 @@ std::string libfabric_origin(const TransportSpec& t)
     std::string s = "of EFA installer " + t.software.efa_installer;
     if (of.listed != v)
       s += std::string(", not listed: that of ") + (of.listed < v ? "the nearest listed below it, " : "the oldest listed, ") + to_string(of.listed);
-    return s + "; AWS's lists, topology/software_era.cpp";
+    return s + "; AWS's lists, topology/software_releases.cpp";
   }
   if (t.as_of) return "software.as_of";
   return "of NCCL " + to_string(t.software.nccl) + "'s era; software.libfabric or software.efa_installer names one";

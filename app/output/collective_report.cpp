@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/output/text_format.hpp"
+#include "calibrate/launch_floor.hpp"
 #include "core/text.hpp"
 
 namespace ddpsim::app {

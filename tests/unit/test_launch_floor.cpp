@@ -6,6 +6,7 @@
 
 #include "calibrate/collective_sweep.hpp"
 #include "calibrate/fit.hpp"
+#include "calibrate/launch_floor.hpp"
 #include "calibrate/nccl_log.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/network/collective_model.hpp"
