@@ -4,6 +4,7 @@
 
 #include "app/input/scenario_keys.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace ddpsim::app {
 namespace {
@@ -169,10 +170,8 @@ std::string as_of_note(const TransportSpec& t, bool horovod)
 TransportSpec parse_transport_option(const std::string& option, const std::string& text)
 {
   TransportSpec t;
-  std::istringstream in(text);
-  std::string item;
   std::optional<Date> as_of;
-  while (std::getline(in, item, ',')) {
+  for (const std::string& item : split(text, ',')) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
     auto bad = [&](const std::string& why) { throw UserError(SourceLocation{}, option, "\"" + item + "\": " + why); };

@@ -11,6 +11,7 @@
 #include "sim/network/collective_model.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_log.hpp"
+#include "core/random.hpp"
 #include "sim/network/analytical.hpp"
 #include "sim/study/model_error.hpp"
 
@@ -266,15 +267,11 @@ TEST_CASE("calibrate fit: implausible profiles are refused, fuzzed logs that fit
   CHECK(bad->where.line > 0);
   CHECK_FALSE(implausible(fit_profile(test::instance("p5.48xlarge"), {p5})).has_value());
   // Fuzz: scale every time by a seeded factor in [0.5, 2); whatever is written loads back.
-  std::uint64_t state = 42;
-  auto next = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) * 0x1.0p-53;
-  };
+  SplitMix64 rng(42);  // the project's one generator (core/random.hpp)
   int written = 0;
   for (int trial = 0; trial < 20; ++trial) {
     NcclLog log = p5;
-    for (LogRow& r : log.rows) r.time_us *= 0.5 + 1.5 * next();
+    for (LogRow& r : log.rows) r.time_us *= 0.5 + 1.5 * rng.uniform();
     sim::Profile prof;
     try {
       prof = fit_profile(test::instance("p5.48xlarge"), {log});
